@@ -1,0 +1,87 @@
+#include "cli_util.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "accel/error.hpp"
+
+namespace accel::cli {
+
+namespace po = boost::program_options;
+
+bool parse_options(const std::vector<std::string>& args, const po::options_description& desc) {
+    // Stray words are collected into a hidden option so the error can name them.
+    std::vector<std::string> stray;
+    po::options_description all;
+    all.add(desc).add_options()("stray-argument", po::value(&stray));
+    po::positional_options_description positionals;
+    positionals.add("stray-argument", -1);
+    const int style = po::command_line_style::default_style &
+                      ~po::command_line_style::allow_guessing;
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).style(style).positional(positionals)
+                  .run(), vm);
+    if (vm.count("help")) {
+        std::cout << desc << '\n';
+        return false;
+    }
+    po::notify(vm);
+    if (!stray.empty()) {
+        throw Error(fmt::format("unexpected argument '{}' (every value belongs to an --option)",
+                                stray.front()));
+    }
+    return true;
+}
+
+int64_t parse_int(const std::string& option, const std::string& text, int64_t lo, int64_t hi) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+        throw Error(fmt::format("{} '{}': not an integer", option, text));
+    }
+    if (ec == std::errc::result_out_of_range || v < lo || v > hi) {
+        throw Error(fmt::format("{} {}: must be in [{}, {}]", option, text, lo, hi));
+    }
+    return v;
+}
+
+double parse_double(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) {
+        throw Error(fmt::format("{} '{}': not a finite number", option, text));
+    }
+    return v;
+}
+
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text,
+                                    const std::vector<size_t>& counts, int64_t lo, int64_t hi) {
+    std::vector<int64_t> values;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = text.find(',', start);
+        values.push_back(parse_int(option, text.substr(start, comma - start), lo, hi));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    for (size_t c : counts) {
+        if (values.size() == c) return values;
+    }
+    throw Error(fmt::format("{} '{}': expected {} comma-separated values", option, text,
+                            fmt::join(counts, " or ")));
+}
+
+bool is_int_literal(const std::string& text) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    return !text.empty() && ptr == end && ec != std::errc::invalid_argument;
+}
+
+}  // namespace accel::cli

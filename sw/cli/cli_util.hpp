@@ -1,0 +1,31 @@
+// Parsing of the option values the accel CLI shares between its commands. Every
+// failure is an accel::Error whose message starts with the option's name.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+namespace accel::cli {
+
+// Parses a subcommand's arguments strictly: no abbreviated options, no stray positional
+// words (a lost "--pad 1 1" must not run with pad 1). Returns false when --help was given
+// (after printing the help).
+bool parse_options(const std::vector<std::string>& args,
+                   const boost::program_options::options_description& desc);
+
+// A whole decimal integer in [lo, hi]; "12abc", "" and out-of-range values are errors.
+int64_t parse_int(const std::string& option, const std::string& text, int64_t lo, int64_t hi);
+
+// A finite decimal floating-point number.
+double parse_double(const std::string& option, const std::string& text);
+
+// A comma-separated list of integers whose count is one of `counts` (e.g. S or SH,SW).
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text,
+                                    const std::vector<size_t>& counts, int64_t lo, int64_t hi);
+
+// True when `text` is an integer literal, as opposed to a path (for M|M.npy options).
+bool is_int_literal(const std::string& text);
+
+}  // namespace accel::cli

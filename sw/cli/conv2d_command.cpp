@@ -1,0 +1,300 @@
+// accel conv2d: load the tensors, build and validate the layer, run it on a backend,
+// write the output atomically and, on request, a JSON report (docs/cli.md).
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "accel/file_io.hpp"
+#include "accel/conv2d.hpp"
+#include "accel/error.hpp"
+#include "accel/hw_config.hpp"
+#include "accel/metrics.hpp"
+#include "accel/npy.hpp"
+#include "accel/quant.hpp"
+#include "accel/reference.hpp"
+#include "cli_util.hpp"
+#include "commands.hpp"
+
+namespace po = boost::program_options;
+
+namespace accel::cli {
+namespace {
+
+struct Conv2dArgs {
+    std::string input, weights, bias, output, hw, report, trace;
+    std::string backend = "verilator";
+    std::string stride = "1", pad = "0", dilation = "1";
+    std::string input_zp = "0", output_zp = "0";
+    std::string scale, multiplier, shift, act_min, act_max;
+    bool relu = false, check = false;
+};
+
+po::options_description conv2d_options(Conv2dArgs& a) {
+    po::options_description d(
+        "usage: accel conv2d --input X.npy --weights W.npy [options] --output Y.npy\n\n"
+        "Runs one TFLite-compatible int8 conv2d (docs/semantics.md).\n\noptions");
+    d.add_options()
+        ("help,h", "show this help")
+        ("input", po::value(&a.input), "input x, int8 [N,H,W,C] .npy (required)")
+        ("weights", po::value(&a.weights), "weights w, int8 [R,S,C,K] .npy (required)")
+        ("bias", po::value(&a.bias), "bias b, int32 [K] .npy (default: zeros)")
+        ("stride", po::value(&a.stride), "S or SH,SW (default 1)")
+        ("pad", po::value(&a.pad), "P, PH,PW or PT,PB,PL,PR (default 0); padding holds the "
+                                   "input zero point")
+        ("dilation", po::value(&a.dilation), "D or DH,DW (default 1)")
+        ("input-zero-point", po::value(&a.input_zp), "zx in [-128,127] (default 0)")
+        ("output-zero-point", po::value(&a.output_zp), "zy in [-128,127] (default 0)")
+        ("scale", po::value(&a.scale), "real scale in (0,1), converted by QuantizeMultiplier")
+        ("multiplier", po::value(&a.multiplier), "M in [0,2^31-1], or an int32 [K] .npy")
+        ("shift", po::value(&a.shift), "S in [-31,0], or an int32 [K] .npy")
+        ("act-min", po::value(&a.act_min), "clamp minimum in [-128,127] (default -128)")
+        ("act-max", po::value(&a.act_max), "clamp maximum in [-128,127] (default 127)")
+        ("relu", po::bool_switch(&a.relu), "ReLU: act-min = output zero point")
+        ("output", po::value(&a.output), "output y, int8 [N,OH,OW,K] .npy (required)")
+        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
+        ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
+                                             "mismatch")
+        ("report", po::value(&a.report), "write a JSON report to this file")
+        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)");
+    return d;
+}
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+    return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+TensorI8 load_rank4(const std::string& path, const char* what, const char* layout) {
+    TensorI8 t = read_npy_i8(path);
+    bool empty = false;
+    for (int64_t d : t.shape) empty = empty || d == 0;
+    if (t.rank() != 4 || empty) {
+        throw Error(fmt::format("{}: {} must have a non-empty shape {}, got {}", path, what,
+                                layout, shape_str(t.shape)));
+    }
+    return t;
+}
+
+std::vector<int32_t> load_per_channel(const std::string& option, const std::string& path,
+                                      int64_t k) {
+    TensorI32 t = read_npy_i32(path);
+    if (t.shape != std::vector<int64_t>{k}) {
+        throw Error(fmt::format("{} {}: must have shape (K,) = ({},), got {}", option, path, k,
+                                shape_str(t.shape)));
+    }
+    return t.data;
+}
+
+// An integer broadcast to all K channels, or a .npy of K values, range-checked.
+std::vector<int32_t> per_channel_values(const std::string& option, const std::string& text,
+                                        int64_t k, int64_t lo, int64_t hi) {
+    if (is_int_literal(text)) {
+        return std::vector<int32_t>(static_cast<size_t>(k),
+                                    static_cast<int32_t>(parse_int(option, text, lo, hi)));
+    }
+    std::vector<int32_t> v = load_per_channel(option, text, k);
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (v[i] < lo || v[i] > hi) {
+            throw Error(fmt::format("{} {}: value [{}] = {} is outside [{}, {}]", option, text,
+                                    i, v[i], lo, hi));
+        }
+    }
+    return v;
+}
+
+void set_requantization(const Conv2dArgs& a, int64_t k, Conv2dParams& p) {
+    const bool explicit_mult = !a.multiplier.empty() || !a.shift.empty();
+    if (!a.scale.empty() && explicit_mult) {
+        throw Error("--scale: give either --scale or --multiplier with --shift, not both");
+    }
+    if (!a.scale.empty()) {
+        QuantizedMultiplier q{};
+        try {
+            q = quantize_multiplier(parse_double("--scale", a.scale));
+        } catch (const Error& e) {  // the library says "scale ...": name the option
+            throw Error(std::string("--") + e.what());
+        }
+        p.multiplier.assign(static_cast<size_t>(k), q.multiplier);
+        p.shift.assign(static_cast<size_t>(k), q.shift);
+        return;
+    }
+    if (a.multiplier.empty() || a.shift.empty()) {
+        throw Error("--multiplier/--shift: the requantization needs --scale, or both "
+                    "--multiplier and --shift");
+    }
+    p.multiplier = per_channel_values("--multiplier", a.multiplier, k, 0,
+                                      std::numeric_limits<int32_t>::max());
+    p.shift = per_channel_values("--shift", a.shift, k, -31, 0);
+}
+
+void set_geometry(const Conv2dArgs& a, Conv2dParams& p) {
+    constexpr int64_t kMax = 1 << 16;
+    const auto stride = parse_int_list("--stride", a.stride, {1, 2}, 1, kMax);
+    const auto dilation = parse_int_list("--dilation", a.dilation, {1, 2}, 1, kMax);
+    const auto pad = parse_int_list("--pad", a.pad, {1, 2, 4}, 0, kMax);
+    p.stride_h = static_cast<int>(stride.front());
+    p.stride_w = static_cast<int>(stride.back());
+    p.dilation_h = static_cast<int>(dilation.front());
+    p.dilation_w = static_cast<int>(dilation.back());
+    if (pad.size() == 4) {
+        p.pad_top = static_cast<int>(pad[0]);
+        p.pad_bottom = static_cast<int>(pad[1]);
+        p.pad_left = static_cast<int>(pad[2]);
+        p.pad_right = static_cast<int>(pad[3]);
+    } else {  // P or PH,PW
+        p.pad_top = p.pad_bottom = static_cast<int>(pad.front());
+        p.pad_left = p.pad_right = static_cast<int>(pad.back());
+    }
+}
+
+void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
+    p.input_zero_point = static_cast<int>(parse_int("--input-zero-point", a.input_zp, -128, 127));
+    p.output_zero_point =
+        static_cast<int>(parse_int("--output-zero-point", a.output_zp, -128, 127));
+    if (a.relu && !a.act_min.empty()) {
+        throw Error("--relu: sets act-min to the output zero point; do not also give --act-min");
+    }
+    p.act_min = a.act_min.empty() ? -128 : static_cast<int>(parse_int("--act-min", a.act_min,
+                                                                       -128, 127));
+    p.act_max = a.act_max.empty() ? 127 : static_cast<int>(parse_int("--act-max", a.act_max,
+                                                                      -128, 127));
+    if (a.relu) p.act_min = p.output_zero_point;
+    if (p.act_min > p.act_max) {
+        throw Error(fmt::format("--act-min {} is above --act-max {}", p.act_min, p.act_max));
+    }
+}
+
+struct LoadedLayer {
+    Conv2dLayer layer;
+    TensorI8 x, w;
+    std::vector<int32_t> bias;
+};
+
+LoadedLayer load_layer(const Conv2dArgs& a) {
+    LoadedLayer l;
+    l.x = load_rank4(a.input, "input", "[N,H,W,C]");
+    l.w = load_rank4(a.weights, "weights", "[R,S,C,K]");
+    if (l.w.dim(2) != l.x.dim(3)) {
+        throw Error(fmt::format("{}: weights have C = {} but input {} has C = {}", a.weights,
+                                l.w.dim(2), a.input, l.x.dim(3)));
+    }
+    l.layer.shape = {l.x.dim(0), l.x.dim(1), l.x.dim(2), l.x.dim(3),
+                     l.w.dim(3), l.w.dim(0), l.w.dim(1)};
+    const int64_t k = l.layer.shape.k;
+    l.bias = a.bias.empty() ? std::vector<int32_t>(static_cast<size_t>(k), 0)
+                            : load_per_channel("--bias", a.bias, k);
+    set_geometry(a, l.layer.params);
+    set_zero_points_and_clamp(a, l.layer.params);
+    set_requantization(a, k, l.layer.params);
+    validate(l.layer);
+    return l;
+}
+
+void check_backend(const Conv2dArgs& a) {
+    if (a.backend == "verilator" || a.backend == "fsim") {
+        throw Error(fmt::format("--backend {}: not built yet in this version; use --backend ref",
+                                a.backend));
+    }
+    if (a.backend != "ref") {
+        throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
+                                a.backend));
+    }
+    if (a.check) {
+        throw Error("--check: compares a device with the golden reference; with --backend ref "
+                    "there is nothing to compare");
+    }
+    if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
+}
+
+void check_writable_target(const std::string& option, const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) {
+        throw Error(fmt::format("{} {}: directory {} does not exist or is not writable", option,
+                                path, dir.string()));
+    }
+    if (fs::is_directory(path)) throw Error(fmt::format("{} {}: is a directory", option, path));
+}
+
+// Outputs must never replace an input, nor each other.
+void check_outputs(const Conv2dArgs& a) {
+    if (a.input.empty() || a.weights.empty() || a.output.empty()) {
+        throw Error("--input, --weights and --output are required (see 'accel conv2d --help')");
+    }
+    check_writable_target("--output", a.output);
+    if (!a.report.empty()) check_writable_target("--report", a.report);
+    const std::vector<std::string> inputs{a.input, a.weights, a.bias, a.multiplier, a.shift,
+                                          a.hw};
+    for (const std::string* out : {&a.output, &a.report}) {
+        for (const std::string& in : inputs) {
+            if (!out->empty() && !in.empty() && (same_file(*out, in) || *out == in)) {
+                throw Error(fmt::format("{}: is also an input; refusing to overwrite it", *out));
+            }
+        }
+    }
+    if (!a.report.empty() && (a.report == a.output || same_file(a.report, a.output))) {
+        throw Error(fmt::format("--report {}: is the same file as --output", a.report));
+    }
+}
+
+nlohmann::ordered_json layer_json(const Conv2dLayer& l) {
+    const Conv2dShape& s = l.shape;
+    const Conv2dParams& p = l.params;
+    return {{"n", s.n}, {"h", s.h}, {"w", s.w}, {"c", s.c}, {"k", s.k}, {"r", s.r}, {"s", s.s},
+            {"out_h", l.out_h()}, {"out_w", l.out_w()},
+            {"stride", {p.stride_h, p.stride_w}},
+            {"pad", {p.pad_top, p.pad_bottom, p.pad_left, p.pad_right}},
+            {"dilation", {p.dilation_h, p.dilation_w}},
+            {"input_zero_point", p.input_zero_point}, {"output_zero_point", p.output_zero_point},
+            {"act_min", p.act_min}, {"act_max", p.act_max}};
+}
+
+nlohmann::ordered_json reference_report(const Conv2dLayer& layer, const HwConfig& hw,
+                                        double seconds) {
+    const CompulsoryBytes bytes = compulsory_bytes(layer);
+    return {{"backend", "ref"},
+            {"hw", hw.name},
+            {"layer", layer_json(layer)},
+            {"macs", layer.macs()},
+            {"ideal_cycles", direct_gemm_cycles(layer, hw)},
+            {"roofline_cycles", roofline_cycles(layer, hw)},
+            {"compulsory_dram_bytes", bytes.total()},
+            {"sim_seconds", seconds}};
+}
+
+}  // namespace
+
+int run_conv2d(const std::vector<std::string>& args) {
+    Conv2dArgs a;
+    const po::options_description desc = conv2d_options(a);
+    if (!parse_options(args, desc)) return 0;
+    check_outputs(a);
+    check_backend(a);
+    const HwConfig hw = a.hw.empty() ? default_hw_config() : load_hw_config(a.hw);
+    const LoadedLayer l = load_layer(a);
+
+    const auto start = std::chrono::steady_clock::now();
+    const TensorI8 y = conv2d_reference(l.layer, l.x, l.w, l.bias);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    write_npy(a.output, y);
+    if (!a.report.empty()) {
+        write_file_atomic(a.report, reference_report(l.layer, hw, seconds).dump(2) + "\n");
+    }
+    return 0;
+}
+
+}  // namespace accel::cli

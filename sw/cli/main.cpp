@@ -1,0 +1,62 @@
+// accel: the host runtime CLI. A thin layer over the library (docs/cli.md).
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/errors.hpp>
+
+#include "accel/error.hpp"
+#include "commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: accel <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  conv2d   run one int8 conv2d on a backend and write its output (.npy)\n"
+    "  random   write a reproducible random int8/int32 tensor (.npy)\n"
+    "\n"
+    "Run 'accel <command> --help' for the options of a command.\n"
+    "Exit codes: 0 success, 1 --check found a mismatch, 2 bad usage or input,\n"
+    "3 device failure.\n";
+
+int dispatch(const std::vector<std::string>& argv) {
+    if (argv.empty()) {
+        throw accel::Error("no command given (run 'accel --help')");
+    }
+    const std::string& command = argv[0];
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "conv2d") return accel::cli::run_conv2d(rest);
+    if (command == "random") return accel::cli::run_random(rest);
+    throw accel::Error("unknown command '" + command + "' (run 'accel --help')");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const accel::Error& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 2;
+    } catch (const boost::program_options::error& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 2;
+    } catch (const accel::DeviceError& e) {
+        std::cerr << "error: device failure: " << e.what() << '\n';
+        return 3;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory: the tensors are too large for this machine\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "error: internal: " << e.what() << '\n';
+        return 4;
+    }
+}

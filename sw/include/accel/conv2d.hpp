@@ -1,0 +1,37 @@
+// A quantized int8 conv2d layer: shapes and parameters (docs/semantics.md).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace accel {
+
+struct Conv2dShape {
+    int64_t n = 1, h = 1, w = 1, c = 1;  // input  [N,H,W,C]
+    int64_t k = 1, r = 1, s = 1;         // weights [R,S,C,K]
+};
+
+struct Conv2dParams {
+    int stride_h = 1, stride_w = 1;
+    int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+    int dilation_h = 1, dilation_w = 1;
+    int input_zero_point = 0;
+    int output_zero_point = 0;
+    std::vector<int32_t> multiplier;  // K values
+    std::vector<int32_t> shift;       // K values, each in [-31, 0]
+    int act_min = -128, act_max = 127;
+};
+
+struct Conv2dLayer {
+    Conv2dShape shape;
+    Conv2dParams params;
+
+    // May be < 1 for an invalid layer; validate() rejects that.
+    int64_t out_h() const;
+    int64_t out_w() const;
+    int64_t macs() const;  // N*OH*OW*K*R*S*C
+};
+
+// Throws accel::Error describing the first rule of docs/semantics.md the layer breaks.
+void validate(const Conv2dLayer& layer);
+
+}  // namespace accel

@@ -1,0 +1,19 @@
+// Whole-file I/O. Output files appear whole or not at all: a failed run never leaves a
+// partial file.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace accel {
+
+// The whole file; throws accel::Error "<path>: cannot open: ..." when it cannot be read.
+std::string read_file(const std::string& path);
+
+// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
+// Throws accel::Error naming `path` when the directory is not writable.
+void write_file_atomic(const std::string& path, std::string_view bytes);
+
+// True when `a` and `b` name the same existing file (through links, "./", etc.).
+bool same_file(const std::string& a, const std::string& b);
+
+}  // namespace accel

@@ -1,0 +1,240 @@
+// The hardware config YAML: the shipped configs load with the values the docs state,
+// and every malformed file is rejected with a message naming the source and the key.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "accel/error.hpp"
+#include "accel/hw_config.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kConfigDir = ACCEL_HW_CONFIG_DIR;
+
+// A valid config in block style, so tests can swap one line.
+const std::string kValid =
+    "name: test\n"
+    "core:\n"
+    "  batch: 1\n"
+    "  block_in: 16\n"
+    "  block_out: 16\n"
+    "buffers:\n"
+    "  input_kib: 32\n"
+    "  weight_kib: 256\n"
+    "  acc_kib: 128\n"
+    "axi:\n"
+    "  data_bits: 64\n"
+    "dram:\n"
+    "  latency_cycles: 64\n"
+    "  max_outstanding: 8\n"
+    "clock_mhz: 100\n";
+
+// kValid with the first `from` replaced by `to` (which may be empty, to delete it).
+std::string with(const std::string& from, const std::string& to) {
+    std::string text = kValid;
+    const size_t at = text.find(from);
+    if (at == std::string::npos) throw std::logic_error("test bug: no '" + from + "'");
+    return text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& yaml) {
+    try {
+        accel::parse_hw_config(yaml, "test.yaml");
+    } catch (const accel::Error& e) {
+        return e.what();
+    }
+    return "<no accel::Error thrown>";
+}
+
+// The message starts with the source and contains `phrase`.
+testing::AssertionResult rejected_with(const std::string& yaml, const std::string& phrase) {
+    const std::string msg = error_of(yaml);
+    if (msg.rfind("test.yaml: ", 0) == 0 && msg.find(phrase) != std::string::npos) {
+        return testing::AssertionSuccess();
+    }
+    return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"test.yaml: \" or \""
+                                       << phrase << "\"";
+}
+
+TEST(HwConfig, DefaultYamlHasDocumentedValues) {
+    const accel::HwConfig c = accel::load_hw_config(kConfigDir + "/default.yaml");
+    EXPECT_EQ(c.name, "default");
+    EXPECT_EQ(c.batch, 1);
+    EXPECT_EQ(c.block_in, 16);
+    EXPECT_EQ(c.block_out, 16);
+    EXPECT_EQ(c.input_kib, 32);
+    EXPECT_EQ(c.weight_kib, 256);
+    EXPECT_EQ(c.acc_kib, 128);
+    EXPECT_EQ(c.axi_data_bits, 64);
+    EXPECT_EQ(c.dram_latency_cycles, 64);
+    EXPECT_EQ(c.dram_max_outstanding, 8);
+    EXPECT_EQ(c.clock_mhz, 100);
+    EXPECT_EQ(c.pes(), 256);
+    EXPECT_EQ(c.bus_bytes_per_cycle(), 8);
+    EXPECT_EQ(c.input_bytes(), 32 * 1024);
+}
+
+TEST(HwConfig, TinyYamlHasDocumentedValues) {
+    const accel::HwConfig c = accel::load_hw_config(kConfigDir + "/tiny.yaml");
+    EXPECT_EQ(c.name, "tiny");
+    EXPECT_EQ(c.batch, 1);
+    EXPECT_EQ(c.block_in, 4);
+    EXPECT_EQ(c.block_out, 4);
+    EXPECT_EQ(c.input_kib, 2);
+    EXPECT_EQ(c.weight_kib, 4);
+    EXPECT_EQ(c.acc_kib, 2);
+    EXPECT_EQ(c.axi_data_bits, 32);
+    EXPECT_EQ(c.dram_latency_cycles, 16);
+    EXPECT_EQ(c.dram_max_outstanding, 4);
+    EXPECT_EQ(c.clock_mhz, 24);
+}
+
+TEST(HwConfig, BuiltInDefaultEqualsDefaultYaml) {
+    EXPECT_EQ(accel::default_hw_config(), accel::load_hw_config(kConfigDir + "/default.yaml"));
+}
+
+TEST(HwConfig, FlowStyleAndBlockStyleAgree) {
+    const accel::HwConfig c = accel::parse_hw_config(kValid, "test.yaml");
+    EXPECT_EQ(c.name, "test");
+    accel::HwConfig d = accel::default_hw_config();
+    d.name = "test";
+    EXPECT_EQ(c, d);
+}
+
+TEST(HwConfig, LatencyNeedNotBeAPowerOfTwo) {
+    EXPECT_EQ(accel::parse_hw_config(with("latency_cycles: 64", "latency_cycles: 37"), "t")
+                  .dram_latency_cycles,
+              37);
+}
+
+TEST(HwConfig, RejectsUnknownKeys) {
+    EXPECT_TRUE(rejected_with(kValid + "extra: 1\n", "unknown key 'extra'"));
+    EXPECT_TRUE(rejected_with(with("  batch: 1\n", "  batch: 1\n  foo: 2\n"),
+                              "unknown key 'core.foo'"));
+    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", "  data_bits: 64\n  id_bits: 4\n"),
+                              "unknown key 'axi.id_bits'"));
+}
+
+TEST(HwConfig, RejectsMissingKeys) {
+    EXPECT_TRUE(rejected_with(with("  latency_cycles: 64\n", ""),
+                              "missing key 'dram.latency_cycles'"));
+    EXPECT_TRUE(rejected_with(with("clock_mhz: 100\n", ""), "missing key 'clock_mhz'"));
+    EXPECT_TRUE(rejected_with(with("name: test\n", ""), "missing key 'name'"));
+    EXPECT_TRUE(rejected_with(with("axi:\n  data_bits: 64\n", ""), "missing key 'axi'"));
+    // "axi:" with nothing under it is null, not an empty mapping.
+    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", ""), "key 'axi': expected a mapping"));
+    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", "  {}\n"), "missing key 'axi.data_bits'"));
+}
+
+TEST(HwConfig, RejectsDuplicateKeys) {
+    EXPECT_TRUE(rejected_with(with("  batch: 1\n", "  batch: 1\n  batch: 2\n"),
+                              "duplicate key 'core.batch'"));
+}
+
+TEST(HwConfig, RejectsWrongTypes) {
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in: abc"),
+                              "key 'core.block_in': expected an integer, got 'abc'"));
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in: [16]"),
+                              "key 'core.block_in': expected an integer, got a sequence"));
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in: \"16\""),
+                              "key 'core.block_in': expected an integer"));
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in:"),
+                              "key 'core.block_in': expected an integer, got nothing"));
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in: 0x10"), "key 'core.block_in'"));
+    EXPECT_TRUE(rejected_with(with("core:\n  batch: 1\n  block_in: 16\n  block_out: 16\n",
+                                   "core: 4\n"),
+                              "key 'core': expected a mapping, got '4'"));
+    EXPECT_TRUE(rejected_with(with("name: test", "name: [a, b]"), "key 'name': expected a string"));
+    EXPECT_TRUE(rejected_with(with("name: test", "name: two words"), "key 'name'"));
+    EXPECT_TRUE(rejected_with(with("name: test", "name: ''"), "key 'name': must not be empty"));
+}
+
+TEST(HwConfig, RejectsFloatsAndBools) {
+    EXPECT_TRUE(rejected_with(with("clock_mhz: 100", "clock_mhz: 1.5"),
+                              "key 'clock_mhz': expected an integer, got '1.5'"));
+    EXPECT_TRUE(rejected_with(with("acc_kib: 128", "acc_kib: 128.0"),
+                              "key 'buffers.acc_kib': expected an integer, got '128.0'"));
+    EXPECT_TRUE(rejected_with(with("batch: 1", "batch: true"),
+                              "key 'core.batch': expected an integer, got 'true'"));
+}
+
+TEST(HwConfig, RejectsNonPowersOfTwo) {
+    EXPECT_TRUE(rejected_with(with("block_in: 16", "block_in: 12"),
+                              "key 'core.block_in': must be a power of two, got 12"));
+    EXPECT_TRUE(rejected_with(with("input_kib: 32", "input_kib: 24"),
+                              "key 'buffers.input_kib': must be a power of two, got 24"));
+    EXPECT_TRUE(rejected_with(with("data_bits: 64", "data_bits: 48"),
+                              "key 'axi.data_bits': must be a power of two, got 48"));
+    EXPECT_TRUE(rejected_with(with("max_outstanding: 8", "max_outstanding: 3"),
+                              "key 'dram.max_outstanding': must be a power of two, got 3"));
+}
+
+TEST(HwConfig, RejectsZeroAndNegative) {
+    EXPECT_TRUE(rejected_with(with("batch: 1", "batch: 0"),
+                              "key 'core.batch': must be positive, got 0"));
+    EXPECT_TRUE(rejected_with(with("acc_kib: 128", "acc_kib: -4"),
+                              "key 'buffers.acc_kib': must be positive, got -4"));
+    EXPECT_TRUE(rejected_with(with("latency_cycles: 64", "latency_cycles: 0"),
+                              "key 'dram.latency_cycles': must be positive, got 0"));
+    EXPECT_TRUE(rejected_with(with("clock_mhz: 100", "clock_mhz: -100"),
+                              "key 'clock_mhz': must be positive, got -100"));
+}
+
+TEST(HwConfig, RejectsOutOfRange) {
+    EXPECT_TRUE(rejected_with(with("block_out: 16", "block_out: 512"),
+                              "key 'core.block_out': must be between 1 and 256, got 512"));
+    EXPECT_TRUE(rejected_with(with("batch: 1", "batch: 128"), "key 'core.batch'"));
+    EXPECT_TRUE(rejected_with(with("data_bits: 64", "data_bits: 16"),
+                              "key 'axi.data_bits': must be between 32 and 1024, got 16"));
+    EXPECT_TRUE(rejected_with(with("latency_cycles: 64", "latency_cycles: 100001"),
+                              "key 'dram.latency_cycles'"));
+    EXPECT_TRUE(rejected_with(with("clock_mhz: 100", "clock_mhz: 2001"), "key 'clock_mhz'"));
+    EXPECT_TRUE(rejected_with(with("weight_kib: 256", "weight_kib: 99999999999999999999"),
+                              "key 'buffers.weight_kib': integer out of range"));
+}
+
+TEST(HwConfig, RejectsBadYaml) {
+    EXPECT_TRUE(rejected_with("core: [1, 2\n", "not valid YAML"));
+    EXPECT_TRUE(rejected_with("a: b: c\n", "not valid YAML"));
+    EXPECT_TRUE(rejected_with(kValid + "---\n" + kValid, "expected one YAML document"));
+}
+
+TEST(HwConfig, RejectsTopLevelThatIsNotAMapping) {
+    EXPECT_TRUE(rejected_with("- 1\n- 2\n", "expected a mapping at top level"));
+    EXPECT_TRUE(rejected_with("42\n", "expected a mapping at top level"));
+    EXPECT_TRUE(rejected_with("", "expected a mapping at top level"));
+    EXPECT_TRUE(rejected_with("# only a comment\n", "expected a mapping at top level"));
+}
+
+TEST(HwConfig, LoadNamesThePath) {
+    std::string dir = (fs::temp_directory_path() / "accel_hw_test.XXXXXX").string();
+    ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+    const std::string path = dir + "/bad.yaml";
+    std::ofstream(path) << with("block_in: 16", "block_in: 12");
+    try {
+        accel::load_hw_config(path);
+        ADD_FAILURE() << "no error";
+    } catch (const accel::Error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": key 'core.block_in': must be a power of two, got 12");
+    }
+    fs::remove_all(dir);
+}
+
+TEST(HwConfig, LoadMissingFile) {
+    try {
+        accel::load_hw_config("/nonexistent/dir/hw.yaml");
+        ADD_FAILURE() << "no error";
+    } catch (const accel::Error& e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("/nonexistent/dir/hw.yaml: cannot open", 0), 0u) << msg;
+        EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
+    }
+}
+
+}  // namespace

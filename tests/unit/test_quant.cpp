@@ -1,0 +1,106 @@
+// Hand-worked values for the gemmlowp/TFLite fixed-point arithmetic (docs/semantics.md).
+#include <cstdint>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "accel/error.hpp"
+#include "accel/quant.hpp"
+
+namespace accel {
+namespace {
+
+constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+constexpr int32_t kHalf = 1 << 30;  // multiplier 0.5
+
+TEST(Srdhm, ExactProducts) {
+    EXPECT_EQ(srdhm(100, kHalf), 50);   // 100 * 0.5
+    EXPECT_EQ(srdhm(-10, kHalf), -5);
+    EXPECT_EQ(srdhm(0, kMax), 0);
+    EXPECT_EQ(srdhm(12345, 0), 0);
+}
+
+TEST(Srdhm, TiesRoundUpward) {
+    // p / 2^31 = 2.5 -> (5*2^30 + 2^30) / 2^31 = 3
+    EXPECT_EQ(srdhm(5, kHalf), 3);
+    // p / 2^31 = -2.5 -> (-5*2^30 + 1 - 2^30) / 2^31 = -2.99.. truncated toward zero = -2
+    EXPECT_EQ(srdhm(-5, kHalf), -2);
+    // -1.5 -> -1, but a hair below -1.5 -> -2
+    EXPECT_EQ(srdhm(-3, kHalf), -1);
+    EXPECT_EQ(srdhm(-3, kHalf + 1), -2);
+}
+
+TEST(Srdhm, Int32Extremes) {
+    EXPECT_EQ(srdhm(kMin, kMin), kMax);  // the one overflowing case saturates
+    // (2^31-1)^2 / 2^31 = 2^31 - 2 + (2^30+1)/2^31 -> 2147483646
+    EXPECT_EQ(srdhm(kMax, kMax), 2147483646);
+    // -2^31 * (2^31-1) / 2^31 = -2^31 + 1 - 0.5 (+ nudge) -> truncates to -2147483647
+    EXPECT_EQ(srdhm(kMin, kMax), -2147483647);
+    // -2^31 * 0.5 = -2^30 exactly
+    EXPECT_EQ(srdhm(kMin, kHalf), -1073741824);
+}
+
+TEST(Rdbpot, HalfAwayFromZero) {
+    EXPECT_EQ(rdbpot(5, 1), 3);    //  2.5  ->  3
+    EXPECT_EQ(rdbpot(-5, 1), -3);  // -2.5  -> -3
+    EXPECT_EQ(rdbpot(-3, 1), -2);  // -1.5  -> -2
+    EXPECT_EQ(rdbpot(6, 2), 2);    //  1.5  ->  2
+    EXPECT_EQ(rdbpot(-6, 2), -2);  // -1.5  -> -2
+    EXPECT_EQ(rdbpot(-7, 2), -2);  // -1.75 -> -2
+    EXPECT_EQ(rdbpot(-5, 2), -1);  // -1.25 -> -1
+    EXPECT_EQ(rdbpot(5, 2), 1);    //  1.25 ->  1
+}
+
+TEST(Rdbpot, ShiftEdges) {
+    EXPECT_EQ(rdbpot(-77, 0), -77);
+    EXPECT_EQ(rdbpot(kMin, 31), -1);       // exactly -1
+    EXPECT_EQ(rdbpot(kMax, 31), 1);        // 0.99999.. -> 1
+    EXPECT_EQ(rdbpot(1 << 30, 31), 1);     //  0.5 ->  1
+    EXPECT_EQ(rdbpot(-(1 << 30), 31), -1); // -0.5 -> -1
+    EXPECT_EQ(rdbpot((1 << 30) - 1, 31), 0);
+}
+
+TEST(Mbqm, ComposesSrdhmThenRdbpot) {
+    EXPECT_EQ(mbqm(100, kHalf, -1), 25);  // 100 * 0.5 / 2
+    // 1518500250 / 2^31 = 0.70710678..; 1000 * that = 707.1 -> 707; / 8 = 88.375 -> 88
+    EXPECT_EQ(mbqm(1000, 1518500250, -3), 88);
+    EXPECT_EQ(mbqm(-1000, 1518500250, -3), -88);
+    EXPECT_EQ(mbqm(-5, kHalf, 0), -2);
+    EXPECT_EQ(mbqm(kMin, kMin, -31), 1);  // saturated INT32_MAX / 2^31 = 0.99.. -> 1
+}
+
+TEST(QuantizeMultiplier, PowersOfTwoAndThirds) {
+    EXPECT_EQ(quantize_multiplier(0.5).multiplier, kHalf);
+    EXPECT_EQ(quantize_multiplier(0.5).shift, 0);
+    EXPECT_EQ(quantize_multiplier(0.25).multiplier, kHalf);
+    EXPECT_EQ(quantize_multiplier(0.25).shift, -1);
+    EXPECT_EQ(quantize_multiplier(0.75).multiplier, 1610612736);  // 0.75 * 2^31
+    // 1/3 = 0.666.. * 2^-1; 0.666.. * 2^31 = 1431655765.33 -> 1431655765
+    EXPECT_EQ(quantize_multiplier(1.0 / 3.0).multiplier, 1431655765);
+    EXPECT_EQ(quantize_multiplier(1.0 / 3.0).shift, -1);
+}
+
+TEST(QuantizeMultiplier, TinyScalesAndRoundingUp) {
+    const double two_pow_minus_32 = 1.0 / 4294967296.0;  // 0.5 * 2^-31
+    EXPECT_EQ(quantize_multiplier(two_pow_minus_32).multiplier, kHalf);
+    EXPECT_EQ(quantize_multiplier(two_pow_minus_32).shift, -31);
+    EXPECT_EQ(quantize_multiplier(two_pow_minus_32 / 2).multiplier, 0);  // flushed, as TFLite
+    EXPECT_EQ(quantize_multiplier(two_pow_minus_32 / 2).shift, 0);
+    // A mantissa that rounds up to 1.0 moves to the next power of two.
+    const QuantizedMultiplier q = quantize_multiplier(0.4999999999999);
+    EXPECT_EQ(q.multiplier, kHalf);
+    EXPECT_EQ(q.shift, 0);
+}
+
+TEST(QuantizeMultiplier, RejectsScalesOutsideZeroOne) {
+    EXPECT_THROW(quantize_multiplier(0.0), Error);
+    EXPECT_THROW(quantize_multiplier(-0.5), Error);
+    EXPECT_THROW(quantize_multiplier(1.0), Error);
+    EXPECT_THROW(quantize_multiplier(3.0), Error);
+    EXPECT_THROW(quantize_multiplier(0.99999999999999), Error);  // rounds to 1.0
+    EXPECT_THROW(quantize_multiplier(std::numeric_limits<double>::quiet_NaN()), Error);
+}
+
+}  // namespace
+}  // namespace accel
