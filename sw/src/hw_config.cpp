@@ -2,6 +2,7 @@
 // checked strictly, because a silently ignored typo would simulate the wrong machine.
 #include "accel/hw_config.hpp"
 #include "accel/file_io.hpp"
+#include "accel/hw_params.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -213,7 +214,9 @@ HwConfig ConfigParser::parse(const std::string& text) const {
 }  // namespace
 
 HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source) {
-    return ConfigParser(source).parse(yaml_text);
+    HwConfig config = ConfigParser(source).parse(yaml_text);
+    derive_params(config, source);  // the combinations the ISA cannot address
+    return config;
 }
 
 HwConfig load_hw_config(const std::string& path) {
