@@ -77,6 +77,27 @@ std::vector<int64_t> parse_int_list(const std::string& option, const std::string
                             fmt::join(counts, " or ")));
 }
 
+void set_geometry(const std::string& stride_text, const std::string& pad_text,
+                  const std::string& dilation_text, Conv2dParams& p) {
+    constexpr int64_t kMax = 1 << 16;
+    const auto stride = parse_int_list("--stride", stride_text, {1, 2}, 1, kMax);
+    const auto dilation = parse_int_list("--dilation", dilation_text, {1, 2}, 1, kMax);
+    const auto pad = parse_int_list("--pad", pad_text, {1, 2, 4}, 0, kMax);
+    p.stride_h = static_cast<int>(stride.front());
+    p.stride_w = static_cast<int>(stride.back());
+    p.dilation_h = static_cast<int>(dilation.front());
+    p.dilation_w = static_cast<int>(dilation.back());
+    if (pad.size() == 4) {
+        p.pad_top = static_cast<int>(pad[0]);
+        p.pad_bottom = static_cast<int>(pad[1]);
+        p.pad_left = static_cast<int>(pad[2]);
+        p.pad_right = static_cast<int>(pad[3]);
+    } else {  // P or PH,PW
+        p.pad_top = p.pad_bottom = static_cast<int>(pad.front());
+        p.pad_left = p.pad_right = static_cast<int>(pad.back());
+    }
+}
+
 bool is_int_literal(const std::string& text) {
     int64_t v = 0;
     const char* end = text.data() + text.size();

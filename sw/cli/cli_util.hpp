@@ -7,6 +7,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "accel/conv2d.hpp"
+
 namespace accel::cli {
 
 // Parses a subcommand's arguments strictly: no abbreviated options, no stray positional
@@ -24,6 +26,10 @@ double parse_double(const std::string& option, const std::string& text);
 // A comma-separated list of integers whose count is one of `counts` (e.g. S or SH,SW).
 std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text,
                                     const std::vector<size_t>& counts, int64_t lo, int64_t hi);
+
+// --stride S|SH,SW, --pad P|PH,PW|PT,PB,PL,PR and --dilation D|DH,DW into `p`.
+void set_geometry(const std::string& stride, const std::string& pad,
+                  const std::string& dilation, Conv2dParams& p);
 
 // True when `text` is an integer literal, as opposed to a path (for M|M.npy options).
 bool is_int_literal(const std::string& text);

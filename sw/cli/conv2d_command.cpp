@@ -19,10 +19,14 @@
 #include "accel/conv2d.hpp"
 #include "accel/error.hpp"
 #include "accel/hw_config.hpp"
-#include "accel/metrics.hpp"
+#include "accel/hw_params.hpp"
+#include "accel/plan.hpp"
 #include "accel/npy.hpp"
 #include "accel/quant.hpp"
 #include "accel/reference.hpp"
+#include "accel/report.hpp"
+#include "accel/runtime.hpp"
+#include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 
@@ -138,26 +142,6 @@ void set_requantization(const Conv2dArgs& a, int64_t k, Conv2dParams& p) {
     p.shift = per_channel_values("--shift", a.shift, k, -31, 0);
 }
 
-void set_geometry(const Conv2dArgs& a, Conv2dParams& p) {
-    constexpr int64_t kMax = 1 << 16;
-    const auto stride = parse_int_list("--stride", a.stride, {1, 2}, 1, kMax);
-    const auto dilation = parse_int_list("--dilation", a.dilation, {1, 2}, 1, kMax);
-    const auto pad = parse_int_list("--pad", a.pad, {1, 2, 4}, 0, kMax);
-    p.stride_h = static_cast<int>(stride.front());
-    p.stride_w = static_cast<int>(stride.back());
-    p.dilation_h = static_cast<int>(dilation.front());
-    p.dilation_w = static_cast<int>(dilation.back());
-    if (pad.size() == 4) {
-        p.pad_top = static_cast<int>(pad[0]);
-        p.pad_bottom = static_cast<int>(pad[1]);
-        p.pad_left = static_cast<int>(pad[2]);
-        p.pad_right = static_cast<int>(pad[3]);
-    } else {  // P or PH,PW
-        p.pad_top = p.pad_bottom = static_cast<int>(pad.front());
-        p.pad_left = p.pad_right = static_cast<int>(pad.back());
-    }
-}
-
 void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
     p.input_zero_point = static_cast<int>(parse_int("--input-zero-point", a.input_zp, -128, 127));
     p.output_zero_point =
@@ -194,7 +178,7 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
     const int64_t k = l.layer.shape.k;
     l.bias = a.bias.empty() ? std::vector<int32_t>(static_cast<size_t>(k), 0)
                             : load_per_channel("--bias", a.bias, k);
-    set_geometry(a, l.layer.params);
+    set_geometry(a.stride, a.pad, a.dilation, l.layer.params);
     set_zero_points_and_clamp(a, l.layer.params);
     set_requantization(a, k, l.layer.params);
     validate(l.layer);
@@ -202,19 +186,17 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
 }
 
 void check_backend(const Conv2dArgs& a) {
-    if (a.backend == "verilator" || a.backend == "fsim") {
-        throw Error(fmt::format("--backend {}: not built yet in this version; use --backend ref",
-                                a.backend));
-    }
-    if (a.backend != "ref") {
+    if (a.backend != "ref" && a.backend != "fsim" && a.backend != "verilator") {
         throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
                                 a.backend));
     }
-    if (a.check) {
+    if (a.backend == "ref" && a.check) {
         throw Error("--check: compares a device with the golden reference; with --backend ref "
                     "there is nothing to compare");
     }
-    if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
+    if (!a.trace.empty() && a.backend != "verilator") {
+        throw Error("--trace: only the verilator backend writes waveforms");
+    }
 }
 
 void check_writable_target(const std::string& option, const std::string& path) {
@@ -249,29 +231,27 @@ void check_outputs(const Conv2dArgs& a) {
     }
 }
 
-nlohmann::ordered_json layer_json(const Conv2dLayer& l) {
-    const Conv2dShape& s = l.shape;
-    const Conv2dParams& p = l.params;
-    return {{"n", s.n}, {"h", s.h}, {"w", s.w}, {"c", s.c}, {"k", s.k}, {"r", s.r}, {"s", s.s},
-            {"out_h", l.out_h()}, {"out_w", l.out_w()},
-            {"stride", {p.stride_h, p.stride_w}},
-            {"pad", {p.pad_top, p.pad_bottom, p.pad_left, p.pad_right}},
-            {"dilation", {p.dilation_h, p.dilation_w}},
-            {"input_zero_point", p.input_zero_point}, {"output_zero_point", p.output_zero_point},
-            {"act_min", p.act_min}, {"act_max", p.act_max}};
-}
-
-nlohmann::ordered_json reference_report(const Conv2dLayer& layer, const HwConfig& hw,
-                                        double seconds) {
-    const CompulsoryBytes bytes = compulsory_bytes(layer);
-    return {{"backend", "ref"},
-            {"hw", hw.name},
-            {"layer", layer_json(layer)},
-            {"macs", layer.macs()},
-            {"ideal_cycles", direct_gemm_cycles(layer, hw)},
-            {"roofline_cycles", roofline_cycles(layer, hw)},
-            {"compulsory_dram_bytes", bytes.total()},
-            {"sim_seconds", seconds}};
+// Prints where the device and the reference differ; returns whether they agree.
+bool compare_with_reference(const TensorI8& got, const TensorI8& want) {
+    size_t mismatches = 0;
+    std::string first;
+    for (size_t i = 0; i < want.size(); ++i) {
+        if (got.data[i] == want.data[i]) continue;
+        if (++mismatches <= 5) {
+            size_t rest = i;
+            std::vector<int64_t> index(want.rank());
+            for (size_t d = want.rank(); d-- > 0;) {
+                index[d] = static_cast<int64_t>(rest % static_cast<size_t>(want.shape[d]));
+                rest /= static_cast<size_t>(want.shape[d]);
+            }
+            first += fmt::format("\n  y[{}]: device {}, reference {}", fmt::join(index, ","),
+                                 got.data[i], want.data[i]);
+        }
+    }
+    if (mismatches == 0) return true;
+    std::cerr << fmt::format("check: {} of {} outputs differ from the golden reference; first:{}\n",
+                             mismatches, want.size(), first);
+    return false;
 }
 
 }  // namespace
@@ -282,19 +262,39 @@ int run_conv2d(const std::vector<std::string>& args) {
     if (!parse_options(args, desc)) return 0;
     check_outputs(a);
     check_backend(a);
-    const HwConfig hw = a.hw.empty() ? default_hw_config() : load_hw_config(a.hw);
+    const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const LoadedLayer l = load_layer(a);
 
-    const auto start = std::chrono::steady_clock::now();
-    const TensorI8 y = conv2d_reference(l.layer, l.x, l.w, l.bias);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
+    RunFacts facts;
+    facts.backend = a.backend;
+    TensorI8 y;
+    Conv2dRun run;
+    if (a.backend == "ref") {
+        const auto start = std::chrono::steady_clock::now();
+        y = conv2d_reference(l.layer, l.x, l.w, l.bias);
+        facts.sim_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } else {
+        VerilatorOptions options;
+        options.trace_path = a.trace;
+        const Conv2dPlan plan = plan_conv2d(l.layer, hw);
+        run = run_conv2d(device_factory(a.backend, options), hw, l.layer, plan, l.x, l.w, l.bias);
+        y = std::move(run.y);
+        facts.plan = &run.plan;
+        facts.counters = &run.counters;
+        facts.cycle_accurate = a.backend == "verilator";
+        facts.sim_seconds = run.device_seconds;
+    }
+    bool exact = true;
+    if (a.check) {
+        exact = compare_with_reference(y, conv2d_reference(l.layer, l.x, l.w, l.bias));
+        facts.bit_exact = exact;
+    }
     write_npy(a.output, y);
     if (!a.report.empty()) {
-        write_file_atomic(a.report, reference_report(l.layer, hw, seconds).dump(2) + "\n");
+        write_file_atomic(a.report, conv2d_report(l.layer, hw, facts).dump(2) + "\n");
     }
-    return 0;
+    return exact ? 0 : 1;
 }
 
 }  // namespace accel::cli

@@ -205,6 +205,50 @@ TEST_F(CliTest, RefBackendMatchesGoldenReferenceWithPerChannelNpyRequantization)
     EXPECT_TRUE(unchanged(inputs_before, after));
 }
 
+// The device backends with --check: exit 0, bit-exact, a report with every key of
+// DESIGN.md section 4, on both configs a model is built for.
+TEST_F(CliTest, DeviceBackendsAreBitExactAndReportEveryKey) {
+    const GeometryLayer g;
+    for (const char* backend : {"fsim", "verilator"}) {
+        for (const char* cfg : {"default", "tiny"}) {
+            const std::string tag = std::string(backend) + "_" + cfg;
+            const std::vector<std::string> args = {
+                "conv2d", "--backend", backend, "--check",
+                "--hw", std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml",
+                "--input", put("X.npy", g.x), "--weights", put("W.npy", g.w),
+                "--bias", put("B.npy", g.bias),
+                "--stride", "2,1", "--pad", "1,0,2,1", "--dilation", "1,2",
+                "--input-zero-point", "3", "--output-zero-point", "-7",
+                "--multiplier", put("M.npy", g.multiplier), "--shift", put("S.npy", g.shift),
+                "--output", path("Y_" + tag + ".npy"), "--report", path("R_" + tag + ".json")};
+            const RunResult r = run_accel(args);
+            expect_success(r);
+            const TensorI8 y = accel::read_npy_i8(path("Y_" + tag + ".npy"));
+            EXPECT_TRUE(same_tensor(y, accel::conv2d_reference(g.layer(), g.x, g.w, g.bias.data)))
+                << tag;
+            const auto report =
+                nlohmann::json::parse(accel::e2e::read_bytes(path("R_" + tag + ".json")));
+            for (const char* key :
+                 {"backend", "cycles", "predicted_cycles", "macs", "ideal_cycles",
+                  "roofline_cycles", "efficiency", "dram_read_bytes", "dram_write_bytes",
+                  "buffers", "tile", "sim_seconds", "sim_cycles_per_second", "bit_exact"}) {
+                EXPECT_TRUE(report.contains(key)) << tag << " lacks " << key;
+            }
+            EXPECT_EQ(report["bit_exact"], true) << tag;
+            EXPECT_EQ(report["macs"], g.N * 4 * 10 * g.K * g.R * g.S * g.C) << tag;
+            for (const char* buf : {"input", "weight", "acc"}) {
+                EXPECT_LE(report["buffers"][buf]["used_bytes"].get<int64_t>(),
+                          report["buffers"][buf]["capacity_bytes"].get<int64_t>()) << tag;
+            }
+            if (std::string(backend) == "verilator") {
+                const double eff = report["efficiency"].get<double>();
+                EXPECT_GT(eff, 0.0) << tag;
+                EXPECT_LE(eff, 1.0) << tag;
+            }
+        }
+    }
+}
+
 TEST_F(CliTest, RefBackendWithScaleAndReluMatchesGoldenReference) {
     const GeometryLayer g;
     constexpr int kZy = -10;
@@ -386,9 +430,11 @@ const std::vector<BadCase> kBadCases = {
     {.name = "ExtraPositionalArgument", .tail = {"stray_argument"}, .expect = {"stray_argument"}},
     // backends and their options
     {.name = "UnknownBackend", .set = {{"--backend", "tpu"}}, .expect = {"--backend", "tpu"}},
-    {.name = "BackendVerilatorNotBuilt", .set = {{"--backend", "verilator"}},
-     .expect = {"verilator"}},
-    {.name = "BackendFsimNotBuilt", .set = {{"--backend", "fsim"}}, .expect = {"fsim"}},
+    {.name = "VerilatorWithoutAModelForTheConfig",
+     .set = {{"--backend", "verilator"}, {"--hw", "$D/hw_block8.yaml"}},
+     .expect = {"verilator", "no Verilator model"}},
+    {.name = "TraceWithFsimBackend", .set = {{"--backend", "fsim"}, {"--trace", "$D/T.fst"}},
+     .expect = {"--trace"}},
     {.name = "CheckWithRefBackend", .set = {{"--check", ""}}, .expect = {"--check"}},
     {.name = "TraceWithRefBackend", .set = {{"--trace", "$D/T.fst"}}, .expect = {"--trace"}},
     {.name = "HwConfigUnknownKey", .set = {{"--hw", "$D/hw_unknown_key.yaml"}},
@@ -422,6 +468,10 @@ protected:
         put("S_range.npy", i32_vector({-1, -2, 1, -4}));
         std::string hw = accel::e2e::read_bytes(std::string(ACCEL_HW_CONFIG_DIR) + "/default.yaml");
         accel::e2e::write_bytes(path("hw_unknown_key.yaml"), hw + "frobnicate: 1\n");
+        // A valid config no Verilator model was built for.
+        std::string block8 = hw;
+        block8.replace(block8.find("block_in: 16"), 12, "block_in: 8");
+        accel::e2e::write_bytes(path("hw_block8.yaml"), block8);
     }
 
     std::string expand(const std::string& arg) const {

@@ -1,0 +1,261 @@
+// compute_unit: executes the GEMM instructions at the head of its queue (docs/isa.md,
+// "GEMM"). It waits until every token the instruction pops is available, pops them in one
+// cycle and issues the first reduction step in that same cycle, then one step per cycle
+// (loops kb, oy, ox outermost, r, s, cb innermost; compute_loops, compute_agu). Pipeline,
+// by cycles after a step issues:
+//   0  INP/WGT reads (synchronous SRAMs)
+//   1  operands into gemm_core
+//   2  first step of an output entry: read its start value, the bias (init) or ACC
+//   3  sums out of gemm_core (its LATENCY is 2): start (or the running sum) + sum; on the
+//      entry's last step ACC[a] is written combinationally this cycle
+// Read after write: a start read in cycle t+2 sees every ACC write of steps issued up to
+// t-2 (written in cycle <= t+1). Only the entry finished by the step issued just before
+// (t-1) can still be in flight; when it is the same address (and init is 0), the step
+// continues from the running sum instead of reading ACC (forwarding), so results equal
+// the sequential semantics for any strides, with no stall. The pipeline holds no other
+// instruction's writes: insn_done_o is pulsed in the cycle of the last ACC write (the
+// write and the token pushes take effect at the same clock edge), and the next
+// instruction starts the cycle after. Per instruction: n steps take n + 3 cycles.
+`default_nettype none
+
+module compute_unit #(
+    parameter int BATCH = 1,         // core rows (images per step)
+    parameter int BLOCK_IN = 16,     // input channels per block (dot-product length)
+    parameter int BLOCK_OUT = 16,    // output channels per block
+    parameter int INP_DEPTH = 2048,  // INP entries
+    parameter int WGT_DEPTH = 1024,  // WGT entries
+    parameter int ACC_DEPTH = 2048,  // ACC entries
+    parameter int PRM_DEPTH = 64,    // PRM (bias) entries
+    localparam int INP_W = 8 * BATCH * BLOCK_IN,
+    localparam int WGT_W = 8 * BLOCK_OUT * BLOCK_IN,
+    localparam int ACC_W = 32 * BATCH * BLOCK_OUT,
+    localparam int BIAS_W = 32 * BLOCK_OUT,
+    localparam int INP_AW = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
+    localparam int WGT_AW = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
+    localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
+    localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+) (
+    input  wire logic              clk_i,
+    input  wire logic              rst_i,
+    // instruction queue head
+    input  wire logic              insn_valid_i,
+    input  wire logic [511:0]      insn_i,
+    output logic                   insn_done_o,
+    // dependency tokens: prev = ld2cp / cp2ld, next = dr2cp / cp2dr
+    input  wire logic              prev_avail_i,
+    output logic                   prev_pop_o,
+    output logic                   prev_push_o,
+    input  wire logic              next_avail_i,
+    output logic                   next_pop_o,
+    output logic                   next_push_o,
+    // SRAM read ports: data the cycle after re
+    output logic                   inp_re_o,
+    output logic      [INP_AW-1:0] inp_raddr_o,
+    input  wire logic [INP_W-1:0]  inp_rdata_i,
+    output logic                   wgt_re_o,
+    output logic      [WGT_AW-1:0] wgt_raddr_o,
+    input  wire logic [WGT_W-1:0]  wgt_rdata_i,
+    output logic                   bias_re_o,
+    output logic      [PRM_AW-1:0] bias_raddr_o,
+    input  wire logic [BIAS_W-1:0] bias_rdata_i,
+    // ACC: the read port is shared with drain, compute has priority
+    output logic                   acc_re_o,
+    output logic      [ACC_AW-1:0] acc_raddr_o,
+    input  wire logic [ACC_W-1:0]  acc_rdata_i,
+    output logic                   acc_we_o,
+    output logic      [ACC_AW-1:0] acc_waddr_o,
+    output logic      [ACC_W-1:0]  acc_wdata_o,
+    // status
+    output logic                   step_o,   // a reduction step issues
+    output logic      [3:0]        state_o,  // 0 idle, 1 waiting for a token, 2 busy
+    output logic                   quiet_o   // no instruction, or a needed token missing
+);
+    if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1) begin : g_bad_core
+        $error("compute_unit: BATCH, BLOCK_IN and BLOCK_OUT must be >= 1");
+    end
+    if (INP_DEPTH < 1 || INP_DEPTH > 65536 || WGT_DEPTH < 1 || WGT_DEPTH > 65536 ||
+        ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 65536)
+    begin : g_bad_depth
+        $error("compute_unit: every depth must be in [1, 65536] (16-bit addresses)");
+    end
+
+    // ---------------------------------------------------------------- instruction fields
+    logic        pop_prev, pop_next, push_prev, push_next, init;
+    logic [15:0] acc_base, inp_base, wgt_base, prm_base;
+    logic [95:0] extent, acc_stride, inp_stride, wgt_stride;  // level l at [16*l +: 16]
+
+    assign pop_prev  = insn_i[accel_isa_pkg::GEMM_POP_PREV_LO];
+    assign pop_next  = insn_i[accel_isa_pkg::GEMM_POP_NEXT_LO];
+    assign push_prev = insn_i[accel_isa_pkg::GEMM_PUSH_PREV_LO];
+    assign push_next = insn_i[accel_isa_pkg::GEMM_PUSH_NEXT_LO];
+    assign init      = insn_i[accel_isa_pkg::GEMM_INIT_LO];
+    assign acc_base  = insn_i[accel_isa_pkg::GEMM_ACC_BASE_LO +: accel_isa_pkg::GEMM_ACC_BASE_W];
+    assign inp_base  = insn_i[accel_isa_pkg::GEMM_INP_BASE_LO +: accel_isa_pkg::GEMM_INP_BASE_W];
+    assign wgt_base  = insn_i[accel_isa_pkg::GEMM_WGT_BASE_LO +: accel_isa_pkg::GEMM_WGT_BASE_W];
+    assign prm_base  = {8'd0, insn_i[accel_isa_pkg::GEMM_PRM_BASE_LO +: accel_isa_pkg::GEMM_PRM_BASE_W]};
+    // Levels, outermost first: 0 kb, 1 oy, 2 ox, 3 r, 4 s, 5 cb.
+    assign extent = {insn_i[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W],
+                     8'd0, insn_i[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W],
+                     8'd0, insn_i[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W],
+                     insn_i[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W],
+                     insn_i[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W],
+                     insn_i[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W]};
+    assign acc_stride = {48'd0,
+                         insn_i[accel_isa_pkg::GEMM_ACC_OX_LO +: accel_isa_pkg::GEMM_ACC_OX_W],
+                         insn_i[accel_isa_pkg::GEMM_ACC_OY_LO +: accel_isa_pkg::GEMM_ACC_OY_W],
+                         insn_i[accel_isa_pkg::GEMM_ACC_KB_LO +: accel_isa_pkg::GEMM_ACC_KB_W]};
+    assign inp_stride = {insn_i[accel_isa_pkg::GEMM_INP_CB_LO +: accel_isa_pkg::GEMM_INP_CB_W],
+                         insn_i[accel_isa_pkg::GEMM_INP_S_LO +: accel_isa_pkg::GEMM_INP_S_W],
+                         insn_i[accel_isa_pkg::GEMM_INP_R_LO +: accel_isa_pkg::GEMM_INP_R_W],
+                         insn_i[accel_isa_pkg::GEMM_INP_OX_LO +: accel_isa_pkg::GEMM_INP_OX_W],
+                         insn_i[accel_isa_pkg::GEMM_INP_OY_LO +: accel_isa_pkg::GEMM_INP_OY_W],
+                         16'd0};
+    assign wgt_stride = {insn_i[accel_isa_pkg::GEMM_WGT_CB_LO +: accel_isa_pkg::GEMM_WGT_CB_W],
+                         insn_i[accel_isa_pkg::GEMM_WGT_S_LO +: accel_isa_pkg::GEMM_WGT_S_W],
+                         insn_i[accel_isa_pkg::GEMM_WGT_R_LO +: accel_isa_pkg::GEMM_WGT_R_W],
+                         32'd0,
+                         insn_i[accel_isa_pkg::GEMM_WGT_KB_LO +: accel_isa_pkg::GEMM_WGT_KB_W]};
+
+    // The opcode and the reserved bits were checked by fetch.
+    logic unused_insn;
+    assign unused_insn = ^insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W] ^
+                         ^(insn_i & ~accel_isa_pkg::GEMM_USED_BITS);
+
+    // ---------------------------------------------------------------- control
+    logic busy_q;     // an instruction started and has not completed
+    logic issuing_q;  // ... and still has steps to issue after this cycle's
+    logic tokens_ok, start, issue;
+    logic [5:0] inc;
+    logic first, last, final_step;
+
+    assign tokens_ok = (!pop_prev || prev_avail_i) && (!pop_next || next_avail_i);
+    assign start     = insn_valid_i && !busy_q && tokens_ok;
+    assign issue     = start || issuing_q;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            busy_q    <= 1'b0;
+            issuing_q <= 1'b0;
+        end else begin
+            if (start)            busy_q <= 1'b1;
+            else if (insn_done_o) busy_q <= 1'b0;
+            if (issue) issuing_q <= !final_step;
+        end
+    end
+
+    assign prev_pop_o = start && pop_prev;
+    assign next_pop_o = start && pop_next;
+    assign step_o     = issue;
+    assign state_o    = (busy_q || start) ? 4'd2 : insn_valid_i ? 4'd1 : 4'd0;
+    assign quiet_o    = !busy_q && !start;
+
+    // ---------------------------------------------------------------- stage 0: issue
+    logic [ACC_AW-1:0] acc_addr;
+    logic [PRM_AW-1:0] prm_addr;
+
+    compute_loops u_loops (
+        .clk_i, .rst_i, .extent_i(extent), .step_i(issue),
+        .inc_o(inc), .first_o(first), .last_o(last), .final_o(final_step));
+
+    compute_agu #(.AW(INP_AW)) u_inp_agu (
+        .clk_i, .rst_i, .base_i(inp_base), .stride_i(inp_stride), .step_i(issue),
+        .inc_i(inc), .addr_o(inp_raddr_o));
+    compute_agu #(.AW(WGT_AW)) u_wgt_agu (
+        .clk_i, .rst_i, .base_i(wgt_base), .stride_i(wgt_stride), .step_i(issue),
+        .inc_i(inc), .addr_o(wgt_raddr_o));
+    compute_agu #(.AW(ACC_AW)) u_acc_agu (
+        .clk_i, .rst_i, .base_i(acc_base), .stride_i(acc_stride), .step_i(issue),
+        .inc_i(inc), .addr_o(acc_addr));
+    compute_agu #(.AW(PRM_AW)) u_prm_agu (
+        .clk_i, .rst_i, .base_i(prm_base), .stride_i({80'd0, 16'd1}), .step_i(issue),
+        .inc_i(inc), .addr_o(prm_addr));
+
+    assign inp_re_o = issue;
+    assign wgt_re_o = issue;
+
+    // Stage k registers describe the step issued k cycles ago.
+    logic              p1_vld_q, p1_rd_q, p1_last_q, p1_final_q;
+    logic [ACC_AW-1:0] p1_acc_addr_q;
+    logic [PRM_AW-1:0] p1_prm_addr_q;
+    logic              p2_vld_q, p2_rd_q, p2_last_q, p2_final_q;
+    logic [ACC_AW-1:0] p2_acc_addr_q;
+    logic [PRM_AW-1:0] p2_prm_addr_q;
+    logic              p3_rd_q, p3_last_q, p3_final_q;
+    logic [ACC_AW-1:0] p3_acc_addr_q;
+
+    // The step starts its entry from a read (rd) unless it continues the entry that the
+    // previous step finished at the same address (see the header).
+    logic forward;
+    assign forward = !init && p1_vld_q && p1_last_q && p1_acc_addr_q == acc_addr;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            p1_vld_q <= 1'b0;
+            p2_vld_q <= 1'b0;
+        end else begin
+            p1_vld_q <= issue;
+            p2_vld_q <= p1_vld_q;
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        p1_rd_q       <= first && !forward;
+        p1_last_q     <= last;
+        p1_final_q    <= final_step;
+        p1_acc_addr_q <= acc_addr;
+        p1_prm_addr_q <= prm_addr;
+        p2_rd_q       <= p1_rd_q;
+        p2_last_q     <= p1_last_q;
+        p2_final_q    <= p1_final_q;
+        p2_acc_addr_q <= p1_acc_addr_q;
+        p2_prm_addr_q <= p1_prm_addr_q;
+        p3_rd_q       <= p2_rd_q;
+        p3_last_q     <= p2_last_q;
+        p3_final_q    <= p2_final_q;
+        p3_acc_addr_q <= p2_acc_addr_q;
+    end
+
+    // ---------------------------------------------------------------- stage 1: the core
+    // gemm_core's LATENCY is 2: its sums meet stage 3. (SystemVerilog cannot read an
+    // instance's localparam; with another latency the stage registers change, and the
+    // bench fails.)
+    logic             core_valid;  // the step in stage 3
+    logic [ACC_W-1:0] core_sum;
+
+    gemm_core #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT)) u_core (
+        .clk_i, .rst_i, .valid_i(p1_vld_q), .inp_i(inp_rdata_i), .wgt_i(wgt_rdata_i),
+        .valid_o(core_valid), .sum_o(core_sum));
+
+    // ---------------------------------------------------------------- stage 2: start value
+    assign acc_re_o     = p2_vld_q && p2_rd_q && !init;
+    assign acc_raddr_o  = p2_acc_addr_q;
+    assign bias_re_o    = p2_vld_q && p2_rd_q && init;
+    assign bias_raddr_o = p2_prm_addr_q;
+
+    // ---------------------------------------------------------------- stage 3: accumulate
+    logic [ACC_W-1:0] running_q;  // the current entry's sum so far
+    logic [ACC_W-1:0] total;
+
+    for (genvar b = 0; b < BATCH; b++) begin : g_row
+        for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_col
+            localparam int LANE = b * BLOCK_OUT + o;
+            logic [31:0] start_value, base;
+            assign start_value = init ? bias_rdata_i[32*o +: 32] : acc_rdata_i[32*LANE +: 32];
+            assign base = p3_rd_q ? start_value : running_q[32*LANE +: 32];
+            assign total[32*LANE +: 32] = base + core_sum[32*LANE +: 32];
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (core_valid) running_q <= total;
+    end
+
+    assign acc_we_o    = core_valid && p3_last_q;
+    assign acc_waddr_o = p3_acc_addr_q;
+    assign acc_wdata_o = total;
+    assign insn_done_o = core_valid && p3_final_q;
+    assign prev_push_o = insn_done_o && push_prev;
+    assign next_push_o = insn_done_o && push_next;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,269 @@
+// The drain unit: executes DRAIN instructions (docs/isa.md "DRAIN"). For each
+// (kb, y, x) entry of ACC and each image b it requantizes BLOCK_OUT accumulators with
+// PRM[prm_base + kb] and writes the BLOCK_OUT int8 results to
+// dram_base + kb*dram_kb + y*dram_y + x*dram_x + b*dram_b.
+//
+// Datapath, one AXI beat (BEAT_BYTES outputs) per cycle:
+//   sequencer --(ACC + QUANT read, beat address)--> requant (LANES = BEAT_BYTES)
+//             --> drain_burst_writer (burst coalescing, beat buffer, AW/W/B)
+// The sequencer reads the ACC entry (and its QUANT entry) once per beat and keeps only
+// that beat's lanes, instead of holding a whole entry in registers. A read happens
+// only in cycles where acc_gnt_i is high (compute has priority on the ACC port); the
+// writer reserves a buffer slot for every beat read, so nothing downstream stalls.
+//
+// Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
+// after every B response of the instruction arrived. A B response with an error pulses
+// err_o (BUS_ERROR), stops reading, lets the bursts already formed finish on the bus,
+// then halts (state 3) until reset; that instruction never completes.
+`default_nettype none
+
+module drain_unit #(
+    parameter int BATCH = 1,            // images per ACC entry
+    parameter int BLOCK_OUT = 16,       // output channels per entry: bytes per image
+    parameter int BEAT_BYTES = 8,       // AXI data bytes per beat; divides BLOCK_OUT
+    parameter int ACC_DEPTH = 2048,     // ACC entries (<= 65536)
+    parameter int PRM_DEPTH = 64,       // PRM entries (<= 256: prm_base is 8 bits)
+    parameter int MAX_OUTSTANDING = 8,  // write bursts awaiting B
+    localparam int ACC_W = 32 * BATCH * BLOCK_OUT,
+    localparam int QUANT_W = 37 * BLOCK_OUT,
+    localparam int DW = 8 * BEAT_BYTES,
+    localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
+    localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+) (
+    input  wire logic               clk_i,
+    input  wire logic               rst_i,
+    input  wire logic               insn_valid_i,
+    input  wire logic [511:0]       insn_i,
+    output logic                    insn_done_o,
+    output logic [3:0]              state_o,
+    output logic                    quiet_o,
+    // tokens with compute
+    input  wire logic               prev_avail_i,
+    output logic                    prev_pop_o,
+    output logic                    prev_push_o,
+    // ACC read port (shared, compute wins) and QUANT read port
+    output logic                    acc_re_o,
+    output logic [ACC_AW-1:0]       acc_raddr_o,
+    input  wire logic               acc_gnt_i,
+    input  wire logic [ACC_W-1:0]   acc_rdata_i,
+    output logic                    quant_re_o,
+    output logic [PRM_AW-1:0]       quant_raddr_o,
+    input  wire logic [QUANT_W-1:0] quant_rdata_i,
+    // AXI4 write channels
+    output logic                    aw_valid_o,
+    input  wire logic               aw_ready_i,
+    output logic [31:0]             aw_addr_o,
+    output logic [7:0]              aw_len_o,
+    output logic                    w_valid_o,
+    input  wire logic               w_ready_i,
+    output logic [DW-1:0]           w_data_o,
+    output logic                    w_last_o,
+    input  wire logic               b_valid_i,
+    output logic                    b_ready_o,
+    input  wire logic [1:0]         b_resp_i,
+    output logic [5:0]              err_o
+);
+    localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
+    localparam int BPE = BATCH * BPC;              // beats per ACC entry
+    localparam int CW = (BPC > 1) ? $clog2(BPC) : 1;
+    localparam int BW = (BATCH > 1) ? $clog2(BATCH) : 1;
+    localparam int TW = (BPE > 1) ? $clog2(BPE) : 1;
+    localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
+    localparam int BUF_DEPTH = 32;  // beat buffer: a 16-beat burst + the read pipeline
+
+    if (BATCH < 1 || BLOCK_OUT < 1) begin : g_bad_core
+        $error("drain_unit: BATCH and BLOCK_OUT must be at least 1");
+    end
+    if (BEAT_BYTES < 1 || BLOCK_OUT % BEAT_BYTES != 0) begin : g_bad_beat
+        $error("drain_unit: BEAT_BYTES must divide BLOCK_OUT");
+    end
+    if (ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 256)
+    begin : g_bad_depth
+        $error("drain_unit: ACC_DEPTH must be in [1, 65536] and PRM_DEPTH in [1, 256]");
+    end
+
+    // ---------------------------------------------------------------- instruction
+    logic        pop_prev, push_prev;
+    logic [15:0]       n_kb, n_y, n_x;
+    logic [ACC_AW-1:0] acc_base, acc_kb, acc_y, acc_x;  // ACC addresses wrap at 2^ACC_AW
+    logic [PRM_AW-1:0] prm_base;
+    logic [31:0] dram_base, dram_kb, dram_y, dram_x, dram_b;
+    logic [7:0]  zy, act_min, act_max;
+
+    assign pop_prev  = insn_i[accel_isa_pkg::DRAIN_POP_PREV_LO];
+    assign push_prev = insn_i[accel_isa_pkg::DRAIN_PUSH_PREV_LO];
+    assign acc_base  = insn_i[accel_isa_pkg::DRAIN_ACC_BASE_LO +: ACC_AW];
+    assign prm_base  = insn_i[accel_isa_pkg::DRAIN_PRM_BASE_LO +: PRM_AW];
+    assign n_kb      = insn_i[accel_isa_pkg::DRAIN_N_KB_LO +: 16];
+    assign n_y       = insn_i[accel_isa_pkg::DRAIN_N_Y_LO +: 16];
+    assign n_x       = insn_i[accel_isa_pkg::DRAIN_N_X_LO +: 16];
+    assign acc_kb    = insn_i[accel_isa_pkg::DRAIN_ACC_KB_LO +: ACC_AW];
+    assign acc_y     = insn_i[accel_isa_pkg::DRAIN_ACC_Y_LO +: ACC_AW];
+    assign acc_x     = insn_i[accel_isa_pkg::DRAIN_ACC_X_LO +: ACC_AW];
+    assign dram_base = insn_i[accel_isa_pkg::DRAIN_DRAM_BASE_LO +: 32];
+    assign dram_kb   = insn_i[accel_isa_pkg::DRAIN_DRAM_KB_LO +: 32];
+    assign dram_y    = insn_i[accel_isa_pkg::DRAIN_DRAM_Y_LO +: 32];
+    assign dram_x    = insn_i[accel_isa_pkg::DRAIN_DRAM_X_LO +: 32];
+    assign dram_b    = insn_i[accel_isa_pkg::DRAIN_DRAM_B_LO +: 32];
+    assign zy        = insn_i[accel_isa_pkg::DRAIN_ZY_LO +: 8];
+    assign act_min   = insn_i[accel_isa_pkg::DRAIN_ACT_MIN_LO +: 8];
+    assign act_max   = insn_i[accel_isa_pkg::DRAIN_ACT_MAX_LO +: 8];
+
+    // The opcode, the flags drain has no use for and the reserved bits (fetch checked
+    // them), and the ACC/PRM address bits above the buffers' sizes (range checked).
+    logic unused_insn;
+    assign unused_insn = ^insn_i;
+
+    // ---------------------------------------------------------------- control
+    localparam logic [2:0] S_IDLE   = 3'd0,  // no instruction, or waiting for its token
+                           S_RUN    = 3'd1,  // reading beats
+                           S_FINISH = 3'd2,  // all beats read: close the last burst, wait B
+                           S_ABORT  = 3'd3,  // bus error: wait for the bus to go quiet
+                           S_HALT   = 3'd4;  // halted after a bus error
+
+    logic [2:0] state_q;
+    logic start, fire, last_beat;
+    logic wr_addr_ready, wr_err, wr_idle, wr_bus_quiet;
+
+    assign start = (state_q == S_IDLE) && insn_valid_i && (!pop_prev || prev_avail_i);
+    assign prev_pop_o = start && pop_prev;
+    assign insn_done_o = (state_q == S_FINISH) && wr_idle;
+    assign prev_push_o = insn_done_o && push_prev;
+    assign err_o = wr_err ? accel_isa_pkg::ERR_BUS_ERROR : 6'd0;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            state_q <= S_IDLE;
+        end else begin
+            unique case (state_q)
+                S_IDLE:   if (start) state_q <= S_RUN;
+                S_RUN:    if (wr_err) state_q <= S_ABORT;
+                          else if (fire && last_beat) state_q <= S_FINISH;
+                S_FINISH: if (wr_err) state_q <= S_ABORT;
+                          else if (wr_idle) state_q <= S_IDLE;
+                S_ABORT:  if (wr_bus_quiet) state_q <= S_HALT;
+                default:  state_q <= S_HALT;
+            endcase
+        end
+    end
+
+    always_comb begin
+        unique case (state_q)
+            S_IDLE:  state_o = !insn_valid_i ? 4'd0 : (start ? 4'd2 : 4'd1);
+            S_HALT:  state_o = 4'd3;
+            default: state_o = 4'd2;
+        endcase
+    end
+    assign quiet_o = ((state_q == S_IDLE) && !start) || (state_q == S_HALT);
+
+    // ---------------------------------------------------------------- sequencer
+    // Loop counters kb, y, x (entries), b (image), c (beat of the image's chunk), and
+    // t = b*BPC + c (beat of the entry); running ACC/PRM/DRAM addresses, so no
+    // multipliers: d_*_q is the DRAM address of the current kb / y / x / b / beat.
+    logic [15:0]       kb_q, y_q, x_q;
+    logic [BW-1:0]     b_q;
+    logic [CW-1:0]     c_q;
+    logic [TW-1:0]     t_q;
+    logic [ACC_AW-1:0] a_kb_q, a_y_q, a_x_q;
+    logic [PRM_AW-1:0] prm_q;
+    logic [31:0]       d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q;
+    logic last_c, last_b, last_x, last_y, last_kb;
+
+    assign last_c  = (c_q == CW'(BPC - 1));
+    assign last_b  = (b_q == BW'(BATCH - 1));
+    assign last_x  = (x_q == n_x - 16'd1);
+    assign last_y  = (y_q == n_y - 16'd1);
+    assign last_kb = (kb_q == n_kb - 16'd1);
+    assign last_beat = last_c && last_b && last_x && last_y && last_kb;
+
+    assign acc_re_o      = (state_q == S_RUN) && wr_addr_ready;
+    assign quant_re_o    = acc_re_o;  // QUANT is drain's alone: read alongside, always
+    assign acc_raddr_o   = a_x_q;
+    assign quant_raddr_o = prm_q;
+    assign fire          = acc_re_o && acc_gnt_i;
+
+    // Next addresses one level up: a new kb, y or x restarts every level below it.
+    logic [31:0]       d_kb_n, d_y_n, d_x_n;
+    logic [ACC_AW-1:0] a_kb_n, a_y_n;
+    assign d_kb_n = d_kb_q + dram_kb;
+    assign d_y_n  = d_y_q + dram_y;
+    assign d_x_n  = d_x_q + dram_x;
+    assign a_kb_n = a_kb_q + acc_kb;
+    assign a_y_n  = a_y_q + acc_y;
+
+    always_ff @(posedge clk_i) begin
+        if (start) begin
+            {kb_q, y_q, x_q} <= '0;
+            {b_q, c_q, t_q} <= '0;
+            {a_kb_q, a_y_q, a_x_q} <= {3{acc_base}};
+            prm_q <= prm_base;
+            {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{dram_base}};
+        end else if (fire) begin
+            if (!last_c) begin
+                c_q <= c_q + CW'(1);
+                t_q <= t_q + TW'(1);
+                d_beat_q <= d_beat_q + BEAT;
+            end else if (!last_b) begin
+                c_q <= '0;
+                b_q <= b_q + BW'(1);
+                t_q <= t_q + TW'(1);
+                d_b_q <= d_b_q + dram_b;
+                d_beat_q <= d_b_q + dram_b;
+            end else begin
+                {b_q, c_q, t_q} <= '0;
+                if (!last_x) begin
+                    x_q <= x_q + 16'd1;
+                    a_x_q <= a_x_q + acc_x;
+                    {d_x_q, d_b_q, d_beat_q} <= {3{d_x_n}};
+                end else if (!last_y) begin
+                    x_q <= '0;
+                    y_q <= y_q + 16'd1;
+                    {a_y_q, a_x_q} <= {2{a_y_n}};
+                    {d_y_q, d_x_q, d_b_q, d_beat_q} <= {4{d_y_n}};
+                end else if (!last_kb) begin
+                    {x_q, y_q} <= '0;
+                    kb_q <= kb_q + 16'd1;
+                    prm_q <= prm_q + PRM_AW'(1);
+                    {a_kb_q, a_y_q, a_x_q} <= {3{a_kb_n}};
+                    {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{d_kb_n}};
+                end
+            end
+        end
+    end
+
+    // ---------------------------------------------------------------- requantize
+    // The read data arrives the cycle after a granted read; the tag says which beat of
+    // the entry (t) and which lanes of QUANT (c) it was for.
+    logic          rd_v_q;
+    logic [TW-1:0] rd_t_q;
+    logic [CW-1:0] rd_c_q;
+    always_ff @(posedge clk_i) begin
+        if (rst_i) rd_v_q <= 1'b0;
+        else rd_v_q <= fire;
+        rd_t_q <= t_q;
+        rd_c_q <= c_q;
+    end
+
+    logic          rq_valid;
+    logic [DW-1:0] rq_q;
+    requant #(.LANES(BEAT_BYTES)) u_requant (
+        .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q),
+        .acc_i(acc_rdata_i[32*BEAT_BYTES*rd_t_q +: 32*BEAT_BYTES]),
+        .quant_i(quant_rdata_i[37*BEAT_BYTES*rd_c_q +: 37*BEAT_BYTES]),
+        .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
+        .valid_o(rq_valid), .q_o(rq_q));
+
+    // ---------------------------------------------------------------- AXI write
+    drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),
+                         .BUF_DEPTH(BUF_DEPTH)) u_writer (
+        .clk_i, .rst_i,
+        .addr_valid_i(fire), .addr_i(d_beat_q), .addr_ready_o(wr_addr_ready),
+        .flush_i(state_q == S_FINISH),
+        .beat_valid_i(rq_valid), .beat_i(rq_q),
+        .aw_valid_o, .aw_ready_i, .aw_addr_o, .aw_len_o,
+        .w_valid_o, .w_ready_i, .w_data_o, .w_last_o,
+        .b_valid_i, .b_ready_o, .b_resp_i,
+        .err_o(wr_err), .idle_o(wr_idle), .bus_quiet_o(wr_bus_quiet));
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,222 @@
+// The static checks fetch applies to an instruction before dispatching it (docs/isa.md,
+// "Errors"), exactly as sw/src/isa.cpp (decode) and sw/src/isa_check.cpp (check) do:
+//
+//   illegal_o      unknown opcode; a bit set outside the opcode's fields (FINISH: any bit
+//                  but the opcode); a token flag the unit does not have; LOAD buffer 3;
+//                  padding or a pad value on a non-INP LOAD; a zero extent; DRAIN
+//                  act_min > act_max (int8); a DRAM address or stride not a multiple of
+//                  BEAT_BYTES.
+//   range_error_o  a legal instruction whose largest SRAM address, base + sum of
+//                  (extent-1)*stride over its loop nest, is not below the buffer's depth.
+//                  Never set together with illegal_o (illegal wins).
+//
+// Purely combinational. All address arithmetic is done in 64 bits, wide enough that no
+// sum or product can overflow (the widest is LOAD's z*rows*cols: 16+17+17 bits), so the
+// verdict equals the software's uint64 arithmetic; synthesis trims the unused width.
+`default_nettype none
+
+module insn_check #(
+    parameter int BEAT_BYTES = 8,     // AXI beat bytes: DRAM addresses/strides must be multiples
+    parameter int INP_DEPTH  = 2048,  // input buffer entries (1..65536)
+    parameter int WGT_DEPTH  = 1024,  // weight buffer entries (1..65536)
+    parameter int ACC_DEPTH  = 2048,  // accumulator entries (1..65536)
+    parameter int PRM_DEPTH  = 64     // parameter table entries (1..65536)
+) (
+    input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    output logic                                     illegal_o,
+    output logic                                     range_error_o
+);
+    if (BEAT_BYTES < 1 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
+        $error("insn_check: BEAT_BYTES must be a power of two");
+    end
+    if (INP_DEPTH < 1 || INP_DEPTH > 65536 || WGT_DEPTH < 1 || WGT_DEPTH > 65536 ||
+        ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 65536) begin : g_bad_depth
+        $error("insn_check: every depth must be in 1..65536 (16-bit SRAM addresses)");
+    end
+
+    localparam logic [63:0] BEAT_MASK = 64'(BEAT_BYTES) - 64'd1;
+    localparam logic [63:0] INP_D = 64'(INP_DEPTH);
+    localparam logic [63:0] WGT_D = 64'(WGT_DEPTH);
+    localparam logic [63:0] ACC_D = 64'(ACC_DEPTH);
+    localparam logic [63:0] PRM_D = 64'(PRM_DEPTH);
+    // FINISH uses nothing but the opcode.
+    localparam logic [accel_isa_pkg::INSN_BITS-1:0] FINISH_USED_BITS =
+        {{(accel_isa_pkg::INSN_BITS - accel_isa_pkg::OPCODE_W){1'b0}},
+         {accel_isa_pkg::OPCODE_W{1'b1}}} << accel_isa_pkg::OPCODE_LO;
+    // LOAD buffer codes (docs/isa.md).
+    localparam logic [63:0] BUF_INP = 64'd0, BUF_WGT = 64'd1, BUF_PRM = 64'd2;
+
+    // (extent - 1) * stride, the reach of one loop of a nest; the caller passes extent-1.
+    function automatic logic [63:0] reach(input logic [63:0] extent_m1, input logic [63:0] stride);
+        reach = extent_m1 * stride;
+    endfunction
+
+    function automatic logic misaligned(input logic [63:0] v);
+        misaligned = (v & BEAT_MASK) != '0;
+    endfunction
+
+    // ---------------- opcode and reserved bits (isa::decode) ----------------
+    logic [accel_isa_pkg::OPCODE_W-1:0] opcode;
+    logic is_load, is_gemm, is_drain, is_finish;
+    logic [accel_isa_pkg::INSN_BITS-1:0] used_bits;
+    assign opcode    = insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
+    assign is_load   = (opcode == accel_isa_pkg::OP_LOAD);
+    assign is_gemm   = (opcode == accel_isa_pkg::OP_GEMM);
+    assign is_drain  = (opcode == accel_isa_pkg::OP_DRAIN);
+    assign is_finish = (opcode == accel_isa_pkg::OP_FINISH);
+    always_comb begin
+        if (is_load) used_bits = accel_isa_pkg::LOAD_USED_BITS;
+        else if (is_gemm) used_bits = accel_isa_pkg::GEMM_USED_BITS;
+        else if (is_drain) used_bits = accel_isa_pkg::DRAIN_USED_BITS;
+        else used_bits = FINISH_USED_BITS;
+    end
+    logic bad_opcode, reserved_set;
+    assign bad_opcode   = !(is_load || is_gemm || is_drain || is_finish);
+    assign reserved_set = (insn_i & ~used_bits) != '0;
+
+    // ---------------- LOAD ----------------
+    logic [63:0] l_buffer, l_sram_base, l_dram_base, l_z, l_y, l_x, l_dz, l_dy;
+    logic [63:0] l_pt, l_pb, l_pl, l_pr, l_pv;
+    assign l_buffer    = 64'(insn_i[accel_isa_pkg::LOAD_BUFFER_LO +: accel_isa_pkg::LOAD_BUFFER_W]);
+    assign l_sram_base = 64'(insn_i[accel_isa_pkg::LOAD_SRAM_BASE_LO +: accel_isa_pkg::LOAD_SRAM_BASE_W]);
+    assign l_dram_base = 64'(insn_i[accel_isa_pkg::LOAD_DRAM_BASE_LO +: accel_isa_pkg::LOAD_DRAM_BASE_W]);
+    assign l_z         = 64'(insn_i[accel_isa_pkg::LOAD_Z_SIZE_LO +: accel_isa_pkg::LOAD_Z_SIZE_W]);
+    assign l_y         = 64'(insn_i[accel_isa_pkg::LOAD_Y_SIZE_LO +: accel_isa_pkg::LOAD_Y_SIZE_W]);
+    assign l_x         = 64'(insn_i[accel_isa_pkg::LOAD_X_SIZE_LO +: accel_isa_pkg::LOAD_X_SIZE_W]);
+    assign l_dz        = 64'(insn_i[accel_isa_pkg::LOAD_DRAM_Z_STRIDE_LO +: accel_isa_pkg::LOAD_DRAM_Z_STRIDE_W]);
+    assign l_dy        = 64'(insn_i[accel_isa_pkg::LOAD_DRAM_Y_STRIDE_LO +: accel_isa_pkg::LOAD_DRAM_Y_STRIDE_W]);
+    assign l_pt        = 64'(insn_i[accel_isa_pkg::LOAD_PAD_TOP_LO +: accel_isa_pkg::LOAD_PAD_TOP_W]);
+    assign l_pb        = 64'(insn_i[accel_isa_pkg::LOAD_PAD_BOTTOM_LO +: accel_isa_pkg::LOAD_PAD_BOTTOM_W]);
+    assign l_pl        = 64'(insn_i[accel_isa_pkg::LOAD_PAD_LEFT_LO +: accel_isa_pkg::LOAD_PAD_LEFT_W]);
+    assign l_pr        = 64'(insn_i[accel_isa_pkg::LOAD_PAD_RIGHT_LO +: accel_isa_pkg::LOAD_PAD_RIGHT_W]);
+    assign l_pv        = 64'(insn_i[accel_isa_pkg::LOAD_PAD_VALUE_LO +: accel_isa_pkg::LOAD_PAD_VALUE_W]);
+
+    logic load_illegal, load_range;
+    logic [63:0] l_rows, l_cols, l_entries, l_depth;
+    always_comb begin
+        load_illegal = insn_i[accel_isa_pkg::LOAD_POP_PREV_LO] || insn_i[accel_isa_pkg::LOAD_PUSH_PREV_LO] ||
+                       l_buffer > BUF_PRM || l_z == '0 || l_y == '0 || l_x == '0 ||
+                       (l_buffer != BUF_INP &&
+                        (l_pt != '0 || l_pb != '0 || l_pl != '0 || l_pr != '0 || l_pv != '0)) ||
+                       misaligned(l_dram_base) || misaligned(l_dz) || misaligned(l_dy);
+        l_rows    = l_pt + l_y + l_pb;
+        l_cols    = l_pl + l_x + l_pr;
+        l_entries = l_z * l_rows * l_cols;  // >= 1 when legal
+        if (l_buffer == BUF_INP) l_depth = INP_D;
+        else if (l_buffer == BUF_WGT) l_depth = WGT_D;
+        else l_depth = PRM_D;
+        // largest address sram_base + entries - 1 < depth
+        load_range = (l_sram_base + l_entries) > l_depth;
+    end
+
+    // ---------------- GEMM ----------------
+    logic [63:0] g_acc_base, g_inp_base, g_wgt_base, g_prm_base;
+    logic [63:0] g_acc_kb, g_acc_oy, g_acc_ox, g_inp_oy, g_inp_ox, g_inp_r, g_inp_s, g_inp_cb;
+    logic [63:0] g_wgt_kb, g_wgt_r, g_wgt_s, g_wgt_cb;
+    assign g_acc_base = 64'(insn_i[accel_isa_pkg::GEMM_ACC_BASE_LO +: accel_isa_pkg::GEMM_ACC_BASE_W]);
+    assign g_inp_base = 64'(insn_i[accel_isa_pkg::GEMM_INP_BASE_LO +: accel_isa_pkg::GEMM_INP_BASE_W]);
+    assign g_wgt_base = 64'(insn_i[accel_isa_pkg::GEMM_WGT_BASE_LO +: accel_isa_pkg::GEMM_WGT_BASE_W]);
+    assign g_prm_base = 64'(insn_i[accel_isa_pkg::GEMM_PRM_BASE_LO +: accel_isa_pkg::GEMM_PRM_BASE_W]);
+    assign g_acc_kb   = 64'(insn_i[accel_isa_pkg::GEMM_ACC_KB_LO +: accel_isa_pkg::GEMM_ACC_KB_W]);
+    assign g_acc_oy   = 64'(insn_i[accel_isa_pkg::GEMM_ACC_OY_LO +: accel_isa_pkg::GEMM_ACC_OY_W]);
+    assign g_acc_ox   = 64'(insn_i[accel_isa_pkg::GEMM_ACC_OX_LO +: accel_isa_pkg::GEMM_ACC_OX_W]);
+    assign g_inp_oy   = 64'(insn_i[accel_isa_pkg::GEMM_INP_OY_LO +: accel_isa_pkg::GEMM_INP_OY_W]);
+    assign g_inp_ox   = 64'(insn_i[accel_isa_pkg::GEMM_INP_OX_LO +: accel_isa_pkg::GEMM_INP_OX_W]);
+    assign g_inp_r    = 64'(insn_i[accel_isa_pkg::GEMM_INP_R_LO +: accel_isa_pkg::GEMM_INP_R_W]);
+    assign g_inp_s    = 64'(insn_i[accel_isa_pkg::GEMM_INP_S_LO +: accel_isa_pkg::GEMM_INP_S_W]);
+    assign g_inp_cb   = 64'(insn_i[accel_isa_pkg::GEMM_INP_CB_LO +: accel_isa_pkg::GEMM_INP_CB_W]);
+    assign g_wgt_kb   = 64'(insn_i[accel_isa_pkg::GEMM_WGT_KB_LO +: accel_isa_pkg::GEMM_WGT_KB_W]);
+    assign g_wgt_r    = 64'(insn_i[accel_isa_pkg::GEMM_WGT_R_LO +: accel_isa_pkg::GEMM_WGT_R_W]);
+    assign g_wgt_s    = 64'(insn_i[accel_isa_pkg::GEMM_WGT_S_LO +: accel_isa_pkg::GEMM_WGT_S_W]);
+    assign g_wgt_cb   = 64'(insn_i[accel_isa_pkg::GEMM_WGT_CB_LO +: accel_isa_pkg::GEMM_WGT_CB_W]);
+
+    // Extents, and extent - 1 computed in the field's own width (so that synthesis sees
+    // a narrow multiplier operand; a zero extent wraps, but is illegal anyway).
+    logic [accel_isa_pkg::GEMM_N_KB_W-1:0] g_n_kb_m1;
+    logic [accel_isa_pkg::GEMM_N_OY_W-1:0] g_n_oy_m1;
+    logic [accel_isa_pkg::GEMM_N_OX_W-1:0] g_n_ox_m1;
+    logic [accel_isa_pkg::GEMM_N_R_W-1:0]  g_n_r_m1;
+    logic [accel_isa_pkg::GEMM_N_S_W-1:0]  g_n_s_m1;
+    logic [accel_isa_pkg::GEMM_N_CB_W-1:0] g_n_cb_m1;
+    assign g_n_kb_m1 = insn_i[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W] + '1;
+    assign g_n_oy_m1 = insn_i[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W] + '1;
+    assign g_n_ox_m1 = insn_i[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W] + '1;
+    assign g_n_r_m1  = insn_i[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W] + '1;
+    assign g_n_s_m1  = insn_i[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W] + '1;
+    assign g_n_cb_m1 = insn_i[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W] + '1;
+
+    logic gemm_illegal, gemm_range;
+    logic [63:0] g_acc_max, g_inp_max, g_wgt_max, g_prm_max;
+    always_comb begin
+        gemm_illegal =
+            insn_i[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W] == '0 ||
+            insn_i[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W] == '0 ||
+            insn_i[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W] == '0 ||
+            insn_i[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W] == '0 ||
+            insn_i[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W] == '0 ||
+            insn_i[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W] == '0;
+        g_acc_max = g_acc_base + reach(64'(g_n_kb_m1), g_acc_kb) + reach(64'(g_n_oy_m1), g_acc_oy) +
+                    reach(64'(g_n_ox_m1), g_acc_ox);
+        g_inp_max = g_inp_base + reach(64'(g_n_oy_m1), g_inp_oy) + reach(64'(g_n_ox_m1), g_inp_ox) +
+                    reach(64'(g_n_r_m1), g_inp_r) + reach(64'(g_n_s_m1), g_inp_s) +
+                    reach(64'(g_n_cb_m1), g_inp_cb);
+        g_wgt_max = g_wgt_base + reach(64'(g_n_kb_m1), g_wgt_kb) + reach(64'(g_n_r_m1), g_wgt_r) +
+                    reach(64'(g_n_s_m1), g_wgt_s) + reach(64'(g_n_cb_m1), g_wgt_cb);
+        // PRM is checked whether or not init is set (docs/isa.md)
+        g_prm_max = g_prm_base + 64'(g_n_kb_m1);
+        gemm_range = g_acc_max >= ACC_D || g_inp_max >= INP_D || g_wgt_max >= WGT_D ||
+                     g_prm_max >= PRM_D;
+    end
+
+    // ---------------- DRAIN ----------------
+    logic [63:0] d_acc_base, d_prm_base, d_acc_kb, d_acc_y, d_acc_x;
+    logic [63:0] d_dram_base, d_dram_kb, d_dram_y, d_dram_x, d_dram_b;
+    logic signed [accel_isa_pkg::DRAIN_ACT_MIN_W-1:0] d_act_min;
+    logic signed [accel_isa_pkg::DRAIN_ACT_MAX_W-1:0] d_act_max;
+    assign d_acc_base  = 64'(insn_i[accel_isa_pkg::DRAIN_ACC_BASE_LO +: accel_isa_pkg::DRAIN_ACC_BASE_W]);
+    assign d_prm_base  = 64'(insn_i[accel_isa_pkg::DRAIN_PRM_BASE_LO +: accel_isa_pkg::DRAIN_PRM_BASE_W]);
+    assign d_acc_kb    = 64'(insn_i[accel_isa_pkg::DRAIN_ACC_KB_LO +: accel_isa_pkg::DRAIN_ACC_KB_W]);
+    assign d_acc_y     = 64'(insn_i[accel_isa_pkg::DRAIN_ACC_Y_LO +: accel_isa_pkg::DRAIN_ACC_Y_W]);
+    assign d_acc_x     = 64'(insn_i[accel_isa_pkg::DRAIN_ACC_X_LO +: accel_isa_pkg::DRAIN_ACC_X_W]);
+    assign d_dram_base = 64'(insn_i[accel_isa_pkg::DRAIN_DRAM_BASE_LO +: accel_isa_pkg::DRAIN_DRAM_BASE_W]);
+    assign d_dram_kb   = 64'(insn_i[accel_isa_pkg::DRAIN_DRAM_KB_LO +: accel_isa_pkg::DRAIN_DRAM_KB_W]);
+    assign d_dram_y    = 64'(insn_i[accel_isa_pkg::DRAIN_DRAM_Y_LO +: accel_isa_pkg::DRAIN_DRAM_Y_W]);
+    assign d_dram_x    = 64'(insn_i[accel_isa_pkg::DRAIN_DRAM_X_LO +: accel_isa_pkg::DRAIN_DRAM_X_W]);
+    assign d_dram_b    = 64'(insn_i[accel_isa_pkg::DRAIN_DRAM_B_LO +: accel_isa_pkg::DRAIN_DRAM_B_W]);
+    assign d_act_min   = insn_i[accel_isa_pkg::DRAIN_ACT_MIN_LO +: accel_isa_pkg::DRAIN_ACT_MIN_W];
+    assign d_act_max   = insn_i[accel_isa_pkg::DRAIN_ACT_MAX_LO +: accel_isa_pkg::DRAIN_ACT_MAX_W];
+
+    logic [accel_isa_pkg::DRAIN_N_KB_W-1:0] d_n_kb_m1;
+    logic [accel_isa_pkg::DRAIN_N_Y_W-1:0]  d_n_y_m1;
+    logic [accel_isa_pkg::DRAIN_N_X_W-1:0]  d_n_x_m1;
+    assign d_n_kb_m1 = insn_i[accel_isa_pkg::DRAIN_N_KB_LO +: accel_isa_pkg::DRAIN_N_KB_W] + '1;
+    assign d_n_y_m1  = insn_i[accel_isa_pkg::DRAIN_N_Y_LO +: accel_isa_pkg::DRAIN_N_Y_W] + '1;
+    assign d_n_x_m1  = insn_i[accel_isa_pkg::DRAIN_N_X_LO +: accel_isa_pkg::DRAIN_N_X_W] + '1;
+
+    logic drain_illegal, drain_range;
+    logic [63:0] d_acc_max, d_prm_max;
+    always_comb begin
+        drain_illegal =
+            insn_i[accel_isa_pkg::DRAIN_POP_NEXT_LO] || insn_i[accel_isa_pkg::DRAIN_PUSH_NEXT_LO] ||
+            insn_i[accel_isa_pkg::DRAIN_N_KB_LO +: accel_isa_pkg::DRAIN_N_KB_W] == '0 ||
+            insn_i[accel_isa_pkg::DRAIN_N_Y_LO +: accel_isa_pkg::DRAIN_N_Y_W] == '0 ||
+            insn_i[accel_isa_pkg::DRAIN_N_X_LO +: accel_isa_pkg::DRAIN_N_X_W] == '0 ||
+            d_act_min > d_act_max ||
+            misaligned(d_dram_base) || misaligned(d_dram_kb) || misaligned(d_dram_y) ||
+            misaligned(d_dram_x) || misaligned(d_dram_b);
+        d_acc_max = d_acc_base + reach(64'(d_n_kb_m1), d_acc_kb) + reach(64'(d_n_y_m1), d_acc_y) +
+                    reach(64'(d_n_x_m1), d_acc_x);
+        d_prm_max = d_prm_base + 64'(d_n_kb_m1);
+        drain_range = d_acc_max >= ACC_D || d_prm_max >= PRM_D;
+    end
+
+    // ---------------- verdict ----------------
+    always_comb begin
+        illegal_o = bad_opcode || reserved_set || (is_load && load_illegal) ||
+                    (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
+        range_error_o = !illegal_o &&
+                        ((is_load && load_range) || (is_gemm && gemm_range) || (is_drain && drain_range));
+    end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,143 @@
+// AR side of the load unit: walks the data rows of a LOAD (z outer, y inner) and
+// issues the AXI INCR bursts that read each row (row_beats contiguous beats from
+// base + z*z_stride + y*y_stride, addresses modulo 2^32). A burst has at most 16
+// beats, never crosses a 4 KiB boundary and never spans two rows. At most
+// MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
+// The next burst is computed from registers only, so one AR can issue per cycle
+// (rows of a single beat still stream at a beat per cycle).
+`default_nettype none
+
+module load_burst_gen #(
+    parameter int BEAT_BYTES      = 8,   // bytes per AXI beat: a power of two, 1..256
+    parameter int MAX_OUTSTANDING = 8,   // bursts in flight at most (>= 1)
+    parameter int ROW_BEATS_W     = 22   // bits of the beats-per-row count (>= 5)
+) (
+    input  wire logic                   clk_i,
+    input  wire logic                   rst_i,
+    // Instruction, latched when start_i pulses (only while idle_o).
+    input  wire logic                   start_i,
+    input  wire logic [31:0]            base_i,      // byte address of the first row
+    input  wire logic [15:0]            z_size_i,    // planes (>= 1)
+    input  wire logic [15:0]            y_size_i,    // rows per plane (>= 1)
+    input  wire logic [31:0]            z_stride_i,  // bytes between planes
+    input  wire logic [31:0]            y_stride_i,  // bytes between rows
+    input  wire logic [ROW_BEATS_W-1:0] row_beats_i, // beats per row (>= 1)
+    // Stop issuing; a pending AR (valid, not yet ready) is still held until accepted.
+    input  wire logic                   halt_i,
+    // AXI read address channel (INCR, full-beat size).
+    output logic                        ar_valid_o,
+    input  wire logic                   ar_ready_i,
+    output logic      [31:0]            ar_addr_o,
+    output logic      [7:0]             ar_len_o,
+    input  wire logic                   r_last_i,    // a burst's last beat was taken
+    output logic                        idle_o       // nothing to issue, nothing in flight
+);
+    localparam int BB_LG      = $clog2(BEAT_BYTES);
+    localparam int PAGE_BEATS = 4096 / BEAT_BYTES;  // beats in a 4 KiB page
+    localparam int PG_W       = $clog2(PAGE_BEATS + 1);
+    localparam int CNT_W      = $clog2(MAX_OUTSTANDING + 1);
+    localparam int RB_W       = ROW_BEATS_W;
+
+    if (BEAT_BYTES < 1 || BEAT_BYTES > 256 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
+    begin : g_bad_beat
+        $error("load_burst_gen: BEAT_BYTES must be a power of two in 1..256, got %0d",
+               BEAT_BYTES);
+    end
+    if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
+        $error("load_burst_gen: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
+    end
+    if (ROW_BEATS_W < 5) begin : g_bad_row_w
+        $error("load_burst_gen: ROW_BEATS_W must be >= 5, got %0d", ROW_BEATS_W);
+    end
+
+    logic             active_q;            // bursts left to issue
+    logic [31:0]      addr_q;              // next burst's address
+    logic [RB_W-1:0]  left_q;              // beats of the current row not yet requested
+    logic [31:0]      row_q, plane_q;      // start of the current row / plane
+    logic [15:0]      y_q, z_q, y_last_q, z_last_q;
+    logic [31:0]      y_stride_q, z_stride_q;
+    logic [RB_W-1:0]  row_beats_q;
+    logic [CNT_W-1:0] cnt_q;               // bursts in flight
+
+    // The burst at addr_q: min(16, rest of the row, rest of the 4 KiB page) beats.
+    logic [PG_W-1:0] to_page;
+    logic [4:0]      beats;
+    logic            row_end;
+    always_comb begin
+        to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[11:BB_LG]);
+        beats   = 5'd16;
+        if (left_q < RB_W'(16)) beats = left_q[4:0];
+        if (to_page < PG_W'(beats)) beats = to_page[4:0];
+        row_end = (left_q == RB_W'(beats));
+    end
+
+    assign ar_valid_o = active_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
+    assign ar_addr_o  = addr_q;
+    assign ar_len_o   = 8'(beats) - 8'd1;
+    assign idle_o     = !active_q && (cnt_q == '0);
+
+    logic ar_fire;
+    assign ar_fire = ar_valid_o && ar_ready_i;
+
+    // The address after the current row: the next row of this plane or the next plane.
+    logic [31:0] next_row, next_plane;
+    assign next_row   = row_q + y_stride_q;
+    assign next_plane = plane_q + z_stride_q;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            active_q <= 1'b0;
+        end else if (start_i) begin
+            active_q <= 1'b1;
+        end else begin
+            if (ar_fire && row_end && y_q == y_last_q && z_q == z_last_q) active_q <= 1'b0;
+            // Halt only when no AR is pending: AXI forbids withdrawing ar_valid.
+            if (halt_i && !(ar_valid_o && !ar_ready_i)) active_q <= 1'b0;
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (start_i) begin
+            addr_q      <= base_i;
+            row_q       <= base_i;
+            plane_q     <= base_i;
+            left_q      <= row_beats_i;
+            row_beats_q <= row_beats_i;
+            y_q         <= '0;
+            z_q         <= '0;
+            y_last_q    <= y_size_i - 16'd1;
+            z_last_q    <= z_size_i - 16'd1;
+            y_stride_q  <= y_stride_i;
+            z_stride_q  <= z_stride_i;
+        end else if (ar_fire) begin
+            if (!row_end) begin
+                addr_q <= addr_q + (32'(beats) << BB_LG);
+                left_q <= left_q - RB_W'(beats);
+            end else if (y_q != y_last_q) begin
+                y_q    <= y_q + 16'd1;
+                row_q  <= next_row;
+                addr_q <= next_row;
+                left_q <= row_beats_q;
+            end else begin  // next plane (or past the end: the values are then unused)
+                y_q     <= '0;
+                z_q     <= z_q + 16'd1;
+                plane_q <= next_plane;
+                row_q   <= next_plane;
+                addr_q  <= next_plane;
+                left_q  <= row_beats_q;
+            end
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            cnt_q <= '0;
+        end else if (ar_fire && !r_last_i) begin
+            cnt_q <= cnt_q + CNT_W'(1);
+        end else if (!ar_fire && r_last_i) begin
+            cnt_q <= cnt_q - CNT_W'(1);
+        end
+    end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,294 @@
+// Load unit: executes LOAD instructions (docs/isa.md) from the head of its queue, a
+// 3-D strided DMA from DRAM into INP, WGT or PRM that inserts padding on the fly.
+// Two engines run independently once an instruction starts:
+//   load_burst_gen  issues the AXI read bursts of the data rows, running ahead of
+//                   the data by up to MAX_OUTSTANDING bursts to hide DRAM latency;
+//   load_dst_walk + load_writer  walk the destination in buffer order and write one
+//                   entry per cycle: padding at once, data as its beats arrive.
+// The instruction completes (insn_done_o, and next_push_o if push_next) in the cycle
+// of its last SRAM write, once every burst's last beat has arrived. A beat with a
+// non-OKAY response raises BUS_ERROR and halts the unit for good (until reset); the
+// beats still outstanding are accepted and discarded.
+`default_nettype none
+
+module load_unit #(
+    parameter int BATCH           = 1,     // images per INP entry
+    parameter int BLOCK_IN        = 16,    // input channels per entry
+    parameter int BLOCK_OUT       = 16,    // output channels per WGT / PRM entry
+    parameter int BEAT_BYTES      = 8,     // AXI data bytes: a power of two dividing every entry
+    parameter int INP_DEPTH       = 2048,  // INP entries (2..65536)
+    parameter int WGT_DEPTH       = 1024,  // WGT entries (2..65536)
+    parameter int PRM_DEPTH       = 64,    // PRM entries (2..65536)
+    parameter int MAX_OUTSTANDING = 8,     // read bursts in flight at most (>= 1)
+    localparam int INP_W   = 8 * BATCH * BLOCK_IN,
+    localparam int WGT_W   = 8 * BLOCK_OUT * BLOCK_IN,
+    localparam int BIAS_W  = 32 * BLOCK_OUT,
+    localparam int QUANT_W = 37 * BLOCK_OUT,
+    localparam int DW      = 8 * BEAT_BYTES,
+    localparam int INP_AW  = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
+    localparam int WGT_AW  = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
+    localparam int PRM_AW  = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+) (
+    input  wire logic               clk_i,
+    input  wire logic               rst_i,
+    // Instruction queue head.
+    input  wire logic               insn_valid_i,
+    input  wire logic [511:0]       insn_i,
+    output logic                    insn_done_o,
+    // Tokens with the next unit (compute): cp2ld is popped, ld2cp pushed.
+    input  wire logic               next_avail_i,
+    output logic                    next_pop_o,
+    output logic                    next_push_o,
+    // AXI read port.
+    output logic                    ar_valid_o,
+    input  wire logic               ar_ready_i,
+    output logic      [31:0]        ar_addr_o,
+    output logic      [7:0]         ar_len_o,
+    input  wire logic               r_valid_i,
+    output logic                    r_ready_o,
+    input  wire logic [DW-1:0]      r_data_i,
+    input  wire logic [1:0]         r_resp_i,
+    input  wire logic               r_last_i,
+    // SRAM write ports.
+    output logic                    inp_we_o,
+    output logic      [INP_AW-1:0]  inp_waddr_o,
+    output logic      [INP_W-1:0]   inp_wdata_o,
+    output logic                    wgt_we_o,
+    output logic      [WGT_AW-1:0]  wgt_waddr_o,
+    output logic      [WGT_W-1:0]   wgt_wdata_o,
+    output logic                    bias_we_o,
+    output logic      [PRM_AW-1:0]  bias_waddr_o,
+    output logic      [BIAS_W-1:0]  bias_wdata_o,
+    output logic                    quant_we_o,
+    output logic      [PRM_AW-1:0]  quant_waddr_o,
+    output logic      [QUANT_W-1:0] quant_wdata_o,
+    // Status.
+    output logic      [3:0]         state_o,
+    output logic                    quiet_o,
+    output logic      [5:0]         err_o
+);
+    localparam int INP_EB  = BATCH * BLOCK_IN;    // entry bytes per buffer
+    localparam int WGT_EB  = BLOCK_OUT * BLOCK_IN;
+    localparam int PRM_EB  = 12 * BLOCK_OUT;
+    localparam int INP_BPE = INP_EB / BEAT_BYTES; // beats per entry
+    localparam int WGT_BPE = WGT_EB / BEAT_BYTES;
+    localparam int PRM_BPE = PRM_EB / BEAT_BYTES;
+    localparam int MAX_BPE = (INP_BPE > WGT_BPE)
+                           ? ((INP_BPE > PRM_BPE) ? INP_BPE : PRM_BPE)
+                           : ((WGT_BPE > PRM_BPE) ? WGT_BPE : PRM_BPE);
+    localparam int BI_W    = (MAX_BPE > 1) ? $clog2(MAX_BPE) : 1;
+    localparam int RB_W    = $clog2(65535 * MAX_BPE + 1);  // beats in a row of x_size entries
+    localparam int DST_AW  = (INP_AW > WGT_AW)
+                           ? ((INP_AW > PRM_AW) ? INP_AW : PRM_AW)
+                           : ((WGT_AW > PRM_AW) ? WGT_AW : PRM_AW);
+
+    if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1) begin : g_bad_core
+        $error("load_unit: BATCH, BLOCK_IN, BLOCK_OUT must be >= 1");
+    end
+    if (BEAT_BYTES < 1 || BEAT_BYTES > 256 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
+    begin : g_bad_beat
+        $error("load_unit: BEAT_BYTES must be a power of two in 1..256, got %0d", BEAT_BYTES);
+    end
+    if (INP_EB % BEAT_BYTES != 0 || WGT_EB % BEAT_BYTES != 0 || PRM_EB % BEAT_BYTES != 0)
+    begin : g_bad_entry
+        $error("load_unit: BEAT_BYTES (%0d) must divide every entry size (%0d, %0d, %0d)",
+               BEAT_BYTES, INP_EB, WGT_EB, PRM_EB);
+    end
+    if (INP_DEPTH < 2 || INP_DEPTH > 65536 || WGT_DEPTH < 2 || WGT_DEPTH > 65536
+        || PRM_DEPTH < 2 || PRM_DEPTH > 65536) begin : g_bad_depth
+        $error("load_unit: buffer depths must be in 2..65536");
+    end
+    if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
+        $error("load_unit: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
+    end
+
+    localparam logic [1:0] S_IDLE = 2'd0, S_WAIT = 2'd1, S_BUSY = 2'd2, S_HALT = 2'd3;
+    localparam logic [1:0] BUF_INP = 2'd0, BUF_WGT = 2'd1;
+
+    // ---- Instruction fields (the instruction stays at the queue head until done).
+    logic [1:0]  f_buffer;
+    logic        f_pop_next, f_push_next;
+    logic [15:0] f_x_size;
+    assign f_buffer    = insn_i[accel_isa_pkg::LOAD_BUFFER_LO +: 2];
+    assign f_pop_next  = insn_i[accel_isa_pkg::LOAD_POP_NEXT_LO];
+    assign f_push_next = insn_i[accel_isa_pkg::LOAD_PUSH_NEXT_LO];
+    assign f_x_size    = insn_i[accel_isa_pkg::LOAD_X_SIZE_LO +: 16];
+
+    logic            unused_insn;  // fields checked by fetch or used by other units
+    assign unused_insn = ^insn_i;
+
+    logic [RB_W-1:0] row_beats;
+    logic [BI_W-1:0] bpe_last;
+    always_comb begin
+        unique case (f_buffer)
+            BUF_INP: begin
+                row_beats = RB_W'(f_x_size) * RB_W'(INP_BPE);
+                bpe_last  = BI_W'(INP_BPE - 1);
+            end
+            BUF_WGT: begin
+                row_beats = RB_W'(f_x_size) * RB_W'(WGT_BPE);
+                bpe_last  = BI_W'(WGT_BPE - 1);
+            end
+            default: begin
+                row_beats = RB_W'(f_x_size) * RB_W'(PRM_BPE);
+                bpe_last  = BI_W'(PRM_BPE - 1);
+            end
+        endcase
+    end
+
+    // ---- Control.
+    logic [1:0] state_q;
+    logic [1:0] buf_q;
+    logic [7:0] pad_value_q;
+    logic       push_q;
+    logic       start, err_beat, done;
+    logic       gen_idle, walk_active, beat_ready;
+
+    always_comb begin
+        start = 1'b0;
+        if (state_q == S_IDLE) start = insn_valid_i && (!f_pop_next || next_avail_i);
+        if (state_q == S_WAIT) start = next_avail_i;
+    end
+    assign err_beat = (state_q == S_BUSY) && r_valid_i && r_ready_o && (r_resp_i != 2'd0);
+    assign done     = (state_q == S_BUSY) && !walk_active && gen_idle;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            state_q <= S_IDLE;
+        end else begin
+            unique case (state_q)
+                S_IDLE:  if (start) state_q <= S_BUSY;
+                         else if (insn_valid_i) state_q <= S_WAIT;
+                S_WAIT:  if (start) state_q <= S_BUSY;
+                S_BUSY:  if (err_beat) state_q <= S_HALT;
+                         else if (done) state_q <= S_IDLE;
+                default: state_q <= S_HALT;
+            endcase
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (start) begin
+            buf_q       <= f_buffer;
+            pad_value_q <= insn_i[accel_isa_pkg::LOAD_PAD_VALUE_LO +: 8];
+            push_q      <= f_push_next;
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) err_o <= '0;
+        else       err_o <= err_beat ? accel_isa_pkg::ERR_BUS_ERROR : 6'd0;
+    end
+
+    assign next_pop_o  = start && f_pop_next;
+    assign insn_done_o = done;
+    assign next_push_o = done && push_q;
+    assign state_o     = {2'b00, state_q};
+    assign quiet_o     = ((state_q == S_IDLE) && !insn_valid_i)
+                      || ((state_q == S_WAIT) && !next_avail_i)
+                      || ((state_q == S_HALT) && gen_idle);
+
+    // ---- Read requests.
+    logic halt, r_last_fire;
+    assign halt        = err_beat || (state_q == S_HALT);
+    assign r_last_fire = r_valid_i && r_ready_o && r_last_i;
+
+    load_burst_gen #(
+        .BEAT_BYTES      (BEAT_BYTES),
+        .MAX_OUTSTANDING (MAX_OUTSTANDING),
+        .ROW_BEATS_W     (RB_W)
+    ) u_burst_gen (
+        .clk_i       (clk_i),
+        .rst_i       (rst_i),
+        .start_i     (start),
+        .base_i      (insn_i[accel_isa_pkg::LOAD_DRAM_BASE_LO +: 32]),
+        .z_size_i    (insn_i[accel_isa_pkg::LOAD_Z_SIZE_LO +: 16]),
+        .y_size_i    (insn_i[accel_isa_pkg::LOAD_Y_SIZE_LO +: 16]),
+        .z_stride_i  (insn_i[accel_isa_pkg::LOAD_DRAM_Z_STRIDE_LO +: 32]),
+        .y_stride_i  (insn_i[accel_isa_pkg::LOAD_DRAM_Y_STRIDE_LO +: 32]),
+        .row_beats_i (row_beats),
+        .halt_i      (halt),
+        .ar_valid_o  (ar_valid_o),
+        .ar_ready_i  (ar_ready_i),
+        .ar_addr_o   (ar_addr_o),
+        .ar_len_o    (ar_len_o),
+        .r_last_i    (r_last_fire),
+        .idle_o      (gen_idle)
+    );
+
+    // ---- Destination walk and entry writes.
+    logic                  walk_data, step, we, pad;
+    logic [DST_AW-1:0]     walk_addr, waddr;
+    logic [MAX_BPE*DW-1:0] entry;
+
+    load_dst_walk #(
+        .AW (DST_AW)
+    ) u_dst_walk (
+        .clk_i        (clk_i),
+        .rst_i        (rst_i),
+        .start_i      (start),
+        .sram_base_i  (insn_i[accel_isa_pkg::LOAD_SRAM_BASE_LO +: DST_AW]),
+        .z_size_i     (insn_i[accel_isa_pkg::LOAD_Z_SIZE_LO +: 16]),
+        .y_size_i     (insn_i[accel_isa_pkg::LOAD_Y_SIZE_LO +: 16]),
+        .x_size_i     (f_x_size),
+        .pad_top_i    (insn_i[accel_isa_pkg::LOAD_PAD_TOP_LO +: 8]),
+        .pad_bottom_i (insn_i[accel_isa_pkg::LOAD_PAD_BOTTOM_LO +: 8]),
+        .pad_left_i   (insn_i[accel_isa_pkg::LOAD_PAD_LEFT_LO +: 8]),
+        .pad_right_i  (insn_i[accel_isa_pkg::LOAD_PAD_RIGHT_LO +: 8]),
+        .halt_i       (halt),
+        .step_i       (step),
+        .active_o     (walk_active),
+        .is_data_o    (walk_data),
+        .addr_o       (walk_addr)
+    );
+
+    load_writer #(
+        .BEAT_BYTES (BEAT_BYTES),
+        .MAX_BPE    (MAX_BPE),
+        .AW         (DST_AW)
+    ) u_writer (
+        .clk_i        (clk_i),
+        .rst_i        (rst_i),
+        .start_i      (start),
+        .bpe_last_i   (bpe_last),
+        .halt_i       (halt),
+        .cur_valid_i  (walk_active),
+        .cur_data_i   (walk_data),
+        .cur_addr_i   (walk_addr),
+        .step_o       (step),
+        .beat_valid_i (r_valid_i && (r_resp_i == 2'd0) && (state_q == S_BUSY)),
+        .beat_data_i  (r_data_i),
+        .beat_ready_o (beat_ready),
+        .we_o         (we),
+        .waddr_o      (waddr),
+        .pad_o        (pad),
+        .entry_o      (entry)
+    );
+
+    // Halted, every beat still outstanding is taken and dropped.
+    assign r_ready_o = (state_q == S_HALT) || ((state_q == S_BUSY) && beat_ready);
+
+    // ---- SRAM ports: the write goes to the buffer of the current instruction.
+    assign inp_we_o      = we && (buf_q == BUF_INP);
+    assign inp_waddr_o   = waddr[INP_AW-1:0];
+    assign inp_wdata_o   = pad ? {INP_EB{pad_value_q}} : entry[INP_W-1:0];
+    assign wgt_we_o      = we && (buf_q == BUF_WGT);
+    assign wgt_waddr_o   = waddr[WGT_AW-1:0];
+    assign wgt_wdata_o   = entry[WGT_W-1:0];
+    assign bias_we_o     = we && (buf_q != BUF_INP) && (buf_q != BUF_WGT);
+    assign bias_waddr_o  = waddr[PRM_AW-1:0];
+    assign quant_we_o    = bias_we_o;
+    assign quant_waddr_o = waddr[PRM_AW-1:0];
+
+    // A PRM entry in DRAM: bias[BO], multiplier[BO], shift[BO], int32 little-endian.
+    logic [BLOCK_OUT-1:0] unused_shift;  // only the 5-bit right-shift amount is kept
+    for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_prm_lane
+        logic [31:0] shift;
+        assign shift = entry[32 * (2 * BLOCK_OUT + o) +: 32];
+        assign bias_wdata_o[32 * o +: 32]  = entry[32 * o +: 32];
+        assign quant_wdata_o[37 * o +: 37] = {5'd0 - shift[4:0], entry[32 * (BLOCK_OUT + o) +: 32]};
+        assign unused_shift[o] = ^shift[31:5];
+    end
+endmodule
+
+`default_nettype wire

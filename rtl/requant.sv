@@ -1,0 +1,120 @@
+// Per-lane int8 requantization of int32 accumulators (docs/semantics.md, docs/isa.md
+// "DRAIN"):
+//   q = clamp(zy + RDBPOT(SRDHM(acc, multiplier), shift_amount), act_min, act_max)
+// bit-exact with gemmlowp / accel::srdhm + accel::rdbpot for every 32-bit input,
+// including negative multipliers and INT32_MIN * INT32_MIN (saturates to INT32_MAX).
+//
+// A plain pipeline of LATENCY register stages; en_i low freezes every stage (valid
+// bits included), so a result appears on valid_o/q_o after LATENCY enabled cycles.
+// zy/act_min/act_max travel down the pipeline with their lanes, so they may change
+// from one input to the next.
+//
+// Stages: 0 input registers, 1 the 32x32 -> 64 product (so a DSP can absorb stages
+// 0-1), 2 SRDHM rounding, 3 RDBPOT, 4 zero point and clamp.
+`default_nettype none
+
+module requant #(
+    parameter int LANES = 8  // lanes processed per cycle (>= 1)
+) (
+    input  wire logic                 clk_i,
+    input  wire logic                 rst_i,
+    input  wire logic                 en_i,       // advance the pipeline this cycle
+    input  wire logic                 valid_i,
+    input  wire logic [32*LANES-1:0]  acc_i,      // lane j: int32 accumulator
+    input  wire logic [37*LANES-1:0]  quant_i,    // lane j: {shift_amount[4:0], multiplier[31:0]}
+    input  wire logic [7:0]           zy_i,       // int8 output zero point
+    input  wire logic [7:0]           act_min_i,  // int8
+    input  wire logic [7:0]           act_max_i,  // int8
+    output logic                      valid_o,
+    output logic      [8*LANES-1:0]   q_o         // lane j: int8 result
+);
+    localparam int LATENCY = 5;  // enabled cycles from valid_i to valid_o
+
+    if (LANES < 1) begin : g_bad_lanes
+        $error("requant: LANES must be at least 1");
+    end
+
+    // Valid bits and the per-stage copies of the shared int8 parameters.
+    logic [LATENCY-1:0] valid_q;
+    // {act_max, act_min, zy} of stage s in bits [24*s +: 24], stages 0..LATENCY-2.
+    logic [24*(LATENCY-1)-1:0] prm_q;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            valid_q <= '0;
+        end else if (en_i) begin
+            valid_q <= {valid_q[LATENCY-2:0], valid_i};
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (en_i) prm_q <= {prm_q[24*(LATENCY-2)-1:0], act_max_i, act_min_i, zy_i};
+    end
+
+    assign valid_o = valid_q[LATENCY-1];
+
+    // The shared parameters as seen by the last stage.
+    logic signed [32:0] zy_s, min_s, max_s;
+    assign zy_s  = 33'(signed'(prm_q[24*(LATENCY-2) +: 8]));
+    assign min_s = 33'(signed'(prm_q[24*(LATENCY-2) + 8 +: 8]));
+    assign max_s = 33'(signed'(prm_q[24*(LATENCY-2) + 16 +: 8]));
+
+    for (genvar j = 0; j < LANES; j++) begin : g_lane
+        logic signed [31:0] a0_q, m0_q;   // stage 0: operands
+        logic        [4:0]  e0_q, e1_q, e2_q;  // shift amount, stages 0-2
+        logic        [32:0] p1_q;          // stage 1: product bits [62:30]
+        logic               sat1_q;        // stage 1: INT32_MIN * INT32_MIN
+        logic signed [31:0] x2_q;          // stage 2: SRDHM
+        logic signed [31:0] r3_q;          // stage 3: RDBPOT
+        logic        [7:0]  q4_q;          // stage 4: clamped int8
+
+        // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
+        // nudge = p >= 0 ? 2^30 : 1 - 2^30. For p < 0 that is
+        // ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), and for p >= 0 it is
+        // floor((p + 2^30) / 2^31) too: so SRDHM = p[63:31] + p[30], an arithmetic
+        // shift plus a rounding bit. Every product but 2^62 (INT32_MIN * INT32_MIN,
+        // which saturates) lies in (-2^62, 2^62), so bits [62:30] are all that matter.
+        logic signed [63:0] product;
+        assign product = 64'(a0_q) * 64'(m0_q);
+        logic unused_product;  // sign copy and the bits below the rounding bit
+        assign unused_product = ^{product[63], product[29:0]};
+
+        // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
+        // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
+        logic [31:0] mask, remainder, threshold;
+        logic signed [31:0] shifted;
+        assign mask      = (32'd1 << e2_q) - 32'd1;
+        assign remainder = x2_q & mask;
+        assign threshold = (mask >> 1) + {31'd0, x2_q[31]};
+        assign shifted   = x2_q >>> e2_q;
+
+        // zy + RDBPOT in 33 bits (cannot overflow), clamped before narrowing.
+        logic signed [32:0] sum;
+        assign sum = zy_s + 33'(r3_q);
+
+        always_ff @(posedge clk_i) begin
+            if (en_i) begin
+                a0_q <= acc_i[32*j +: 32];
+                m0_q <= quant_i[37*j +: 32];
+                e0_q <= quant_i[37*j + 32 +: 5];
+
+                p1_q   <= product[62:30];
+                sat1_q <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
+                e1_q   <= e0_q;
+
+                x2_q <= sat1_q ? 32'sh7fffffff : signed'(p1_q[32:1] + {31'd0, p1_q[0]});
+                e2_q <= e1_q;
+
+                r3_q <= shifted + ((remainder > threshold) ? 32'sd1 : 32'sd0);
+
+                if (sum < min_s)      q4_q <= min_s[7:0];
+                else if (sum > max_s) q4_q <= max_s[7:0];
+                else                  q4_q <= sum[7:0];
+            end
+        end
+
+        assign q_o[8*j +: 8] = q4_q;
+    end
+endmodule
+
+`default_nettype wire

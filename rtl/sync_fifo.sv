@@ -1,0 +1,74 @@
+// Show-ahead FIFO in registers: rdata_o is the head entry whenever empty_o is low, and
+// pop_i removes it. Meant for short queues of wide entries (the units' instruction
+// queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: the head is readable
+// in the cycle it is written, with no read latency.
+//
+// Contract: push_i only while !full_o, pop_i only while !empty_o. Both are guarded
+// anyway: a push while full is ignored (even if pop_i is high in the same cycle: full_o
+// says "no push this cycle"), and a pop while empty is ignored. A push and a pop in the
+// same cycle on a non-empty, non-full FIFO do both.
+`default_nettype none
+
+module sync_fifo #(
+    parameter int WIDTH = 512,  // bits per entry (>= 1)
+    parameter int DEPTH = 8     // entries (>= 1)
+) (
+    input  wire logic             clk_i,
+    input  wire logic             rst_i,
+    input  wire logic             push_i,
+    input  wire logic [WIDTH-1:0] wdata_i,
+    output logic                  full_o,
+    input  wire logic             pop_i,
+    output logic      [WIDTH-1:0] rdata_o,  // the head; meaningful while !empty_o
+    output logic                  empty_o
+);
+    localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;  // pointer bits
+    localparam int CW = (DEPTH > 0) ? $clog2(DEPTH + 1) : 1;  // count bits (0..DEPTH)
+    localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
+    localparam logic [CW-1:0] FULL_COUNT = CW'(DEPTH);
+
+    if (WIDTH < 1) begin : g_bad_width
+        $error("sync_fifo: WIDTH must be at least 1");
+    end
+    if (DEPTH < 1) begin : g_bad_depth
+        $error("sync_fifo: DEPTH must be at least 1");
+    end
+
+    logic [DEPTH*WIDTH-1:0] data_q;  // entry i is data_q[i*WIDTH +: WIDTH]
+    logic [PW-1:0] rptr_q, wptr_q;
+    logic [CW-1:0] count_q;
+
+    logic do_push, do_pop;
+    assign full_o  = (count_q == FULL_COUNT);
+    assign empty_o = (count_q == '0);
+    assign do_push = push_i && !full_o;
+    assign do_pop  = pop_i && !empty_o;
+    assign rdata_o = data_q[rptr_q*WIDTH +: WIDTH];
+
+    function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
+        next_ptr = (p == LAST) ? '0 : p + PW'(1);
+    endfunction
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            rptr_q  <= '0;
+            wptr_q  <= '0;
+            count_q <= '0;
+        end else begin
+            if (do_push) wptr_q <= next_ptr(wptr_q);
+            if (do_pop) rptr_q <= next_ptr(rptr_q);
+            if (do_push && !do_pop) count_q <= count_q + CW'(1);
+            else if (do_pop && !do_push) count_q <= count_q - CW'(1);
+        end
+    end
+
+    // Storage: no reset (the count says which entries mean anything), one write enable
+    // per entry, so each entry is a plain register with a load enable.
+    for (genvar i = 0; i < DEPTH; i++) begin : g_entry
+        always_ff @(posedge clk_i) begin
+            if (do_push && wptr_q == PW'(i)) data_q[i*WIDTH +: WIDTH] <= wdata_i;
+        end
+    end
+endmodule
+
+`default_nettype wire

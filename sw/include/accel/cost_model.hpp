@@ -1,0 +1,24 @@
+// Predicts the cycles an instruction stream takes on the RTL (docs/tiling.md, "Cost
+// model"): the three units run their queues in order, wait for their tokens, and share
+// one DRAM bus of axi.data_bits/8 bytes per cycle behind dram.latency_cycles.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "accel/hw_params.hpp"
+#include "accel/isa.hpp"
+
+namespace accel {
+
+struct CostPrediction {
+    int64_t cycles = 0;       // start to done
+    int64_t gemm_steps = 0;   // the core's issue cycles (ideal_cycles)
+    int64_t load_busy = 0, gemm_busy = 0, drain_busy = 0;
+    int64_t bus_beats = 0;    // data beats on the DRAM bus, instructions included
+};
+
+// For streams in which every token is pushed earlier in program order than it is
+// popped (all the scheduler emits).
+CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw);
+
+}  // namespace accel

@@ -1,0 +1,64 @@
+// A tiling plan for one conv2d layer on one hardware config (docs/tiling.md): the tile
+// sizes, the loop order, how each buffer is used, and what the plan is predicted to
+// cost. The planner chooses it; the scheduler turns it into instructions.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "accel/conv2d.hpp"
+#include "accel/hw_params.hpp"
+
+namespace accel {
+
+enum class LoopOrder {
+    WeightsOuter,  // output-channel tiles outside spatial tiles: weights stay, inputs stream
+    SpatialOuter,  // spatial tiles outside output-channel tiles: inputs stay, weights stream
+};
+const char* loop_order_name(LoopOrder order);
+
+// One on-chip buffer's use: `entries` of the largest tile, times `buffers` (2 when
+// double-buffered), against the buffer's depth.
+struct BufferUse {
+    int64_t entries = 0;
+    int64_t buffers = 1;
+    int64_t entry_bytes = 0;
+    int64_t depth = 0;
+    int64_t used_bytes() const { return entries * buffers * entry_bytes; }
+    int64_t capacity_bytes() const { return depth * entry_bytes; }
+    bool fits() const { return entries * buffers <= depth; }
+};
+
+struct TileSizes {
+    int64_t oh = 1, ow = 1;  // output rows and columns
+    int64_t kb = 1;          // output-channel blocks
+    int64_t cb = 1;          // input-channel blocks per reduction chunk
+    int64_t r = 1, s = 1;    // kernel rows and columns per reduction chunk
+};
+
+struct Conv2dPlan {
+    TileSizes tile;
+    LoopOrder order = LoopOrder::WeightsOuter;
+    BufferUse inp, wgt, acc, prm;
+    // Blocked extents of the layer.
+    int64_t nb = 1, cb = 1, kb = 1;  // batch blocks, input- and output-channel blocks
+    // Predictions (cost_model.hpp), filled by the planner.
+    int64_t predicted_cycles = 0;
+    int64_t ideal_cycles = 0;        // GEMM issue cycles if the core never stalled
+    int64_t dram_read_bytes = 0;
+    int64_t dram_write_bytes = 0;
+    int64_t instructions = 0;
+};
+
+// Footprints of `tile` for `layer` (largest tile), with double-buffering wherever two
+// copies fit. Used by the planner and by the property tests.
+Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order);
+
+// True when every buffer footprint fits and the tile respects the ISA's field limits.
+bool plan_fits(const Conv2dPlan& plan);
+
+// Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
+// saying which buffer is short, and by how much, when not even the smallest tile fits.
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw);
+
+}  // namespace accel

@@ -1,0 +1,65 @@
+// Footprints of a tiling: what each buffer holds for the largest tile.
+#include <algorithm>
+
+#include "accel/plan.hpp"
+
+namespace accel {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Entries of `buffers` copies when two fit, else one.
+BufferUse use(int64_t entries, int64_t entry_bytes, int64_t depth) {
+    BufferUse u;
+    u.entries = entries;
+    u.entry_bytes = entry_bytes;
+    u.depth = depth;
+    u.buffers = 2 * entries <= depth ? 2 : 1;
+    return u;
+}
+
+}  // namespace
+
+const char* loop_order_name(LoopOrder order) {
+    return order == LoopOrder::WeightsOuter ? "weights-outer" : "spatial-outer";
+}
+
+Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order) {
+    const Conv2dShape& s = layer.shape;
+    const Conv2dParams& p = layer.params;
+    Conv2dPlan plan;
+    plan.tile = tile;
+    plan.order = order;
+    plan.nb = ceil_div(s.n, hw.batch);
+    plan.cb = ceil_div(s.c, hw.block_in);
+    plan.kb = ceil_div(s.k, hw.block_out);
+    const int64_t span_h = (tile.oh - 1) * p.stride_h + (tile.r - 1) * p.dilation_h + 1;
+    const int64_t span_w = (tile.ow - 1) * p.stride_w + (tile.s - 1) * p.dilation_w + 1;
+    plan.inp = use(tile.cb * span_h * span_w, hw.inp_entry_bytes, hw.inp_depth);
+    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, hw.wgt_entry_bytes, hw.wgt_depth);
+    plan.acc = use(tile.kb * tile.oh * tile.ow, hw.acc_entry_bytes, hw.acc_depth);
+    // Parameters: every output-channel block at once when they fit, else a ring of four
+    // tiles' worth (scheduler.cpp explains why four).
+    plan.prm.entry_bytes = hw.prm_entry_bytes;
+    plan.prm.depth = hw.prm_depth;
+    if (plan.kb <= hw.prm_depth) {
+        plan.prm.entries = plan.kb;
+        plan.prm.buffers = 1;
+    } else {
+        plan.prm.entries = tile.kb;
+        plan.prm.buffers = 4;
+    }
+    return plan;
+}
+
+bool plan_fits(const Conv2dPlan& plan) {
+    const TileSizes& t = plan.tile;
+    const bool positive = t.oh >= 1 && t.ow >= 1 && t.kb >= 1 && t.cb >= 1 && t.r >= 1 &&
+                          t.s >= 1;
+    // GEMM's n_r and n_s are 8-bit fields; every other extent is bounded by a depth.
+    return positive && t.r <= 255 && t.s <= 255 && plan.inp.fits() && plan.wgt.fits() &&
+           plan.acc.fits() && plan.prm.fits();
+}
+
+}  // namespace accel

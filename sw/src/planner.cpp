@@ -1,0 +1,134 @@
+// The planner (docs/tiling.md): enumerate tilings that fit every buffer, rank them
+// with a quick analytical estimate, and schedule the best few through the cost model,
+// which predicts the cycles the RTL takes; the fewest predicted cycles wins.
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "accel/cost_model.hpp"
+#include "accel/error.hpp"
+#include "accel/plan.hpp"
+#include "accel/scheduler.hpp"
+
+namespace accel {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Tile sizes worth trying along an extent: every ceil(n/k), i.e. the sizes that split
+// n into k nearly equal tiles (no size between two of them uses fewer tiles).
+std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
+    std::vector<int64_t> sizes;
+    for (int64_t k = 1; k <= n; ++k) {
+        const int64_t size = ceil_div(n, k);
+        if (size <= limit && (sizes.empty() || sizes.back() != size)) sizes.push_back(size);
+    }
+    return sizes;  // largest first
+}
+
+// A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
+// the larger of the GEMM issue cycles and the bus beats, plus what cannot overlap (the
+// first loads, the last drain) and per-step overheads.
+int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
+    const TileSizes& t = p.tile;
+    const int64_t oh_t = ceil_div(l.out_h(), t.oh), ow_t = ceil_div(l.out_w(), t.ow);
+    const int64_t kb_t = ceil_div(p.kb, t.kb);
+    const int64_t chunks = ceil_div(p.cb, t.cb) * ceil_div(l.shape.r, t.r) *
+                           ceil_div(l.shape.s, t.s);
+    const int64_t tiles = p.nb * oh_t * ow_t * kb_t;
+    const int64_t spatial = oh_t * ow_t;
+    const int64_t inp_tile = p.inp.entries * hw.inp_entry_bytes;
+    const int64_t wgt_tile = p.wgt.entries * hw.wgt_entry_bytes;
+    int64_t inp_loads = tiles * chunks, wgt_loads = tiles * chunks;
+    if (chunks == 1) {
+        const bool weights_outer = p.order == LoopOrder::WeightsOuter;
+        wgt_loads = weights_outer ? p.nb * kb_t : (kb_t == 1 ? p.nb : tiles);
+        inp_loads = weights_outer ? (spatial == 1 ? p.nb : tiles) : p.nb * spatial;
+    }
+    const int64_t out_tile = t.kb * t.oh * t.ow * hw.batch * hw.block_out;
+    const int64_t out_bytes = p.nb * p.kb * l.out_h() * l.out_w() * hw.batch * hw.block_out;
+    const int64_t load_beats = (inp_loads * inp_tile + wgt_loads * wgt_tile) / hw.beat_bytes;
+    const int64_t beats = load_beats + out_bytes / hw.beat_bytes;
+    const int64_t steps = p.nb * l.out_h() * l.out_w() * p.kb * l.shape.r * l.shape.s * p.cb;
+    const int64_t latency = hw.config.dram_latency_cycles;
+    const int64_t prologue = latency + (inp_tile + wgt_tile) / hw.beat_bytes;
+    const int64_t epilogue = latency + out_tile / hw.beat_bytes;
+    int64_t serial = 0;  // loads that cannot overlap compute in a single buffer
+    if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
+    if (p.acc.buffers == 1) serial += out_bytes / hw.beat_bytes + latency * tiles;
+    return std::max(steps + 8 * tiles * chunks, beats) + prologue + epilogue + serial;
+}
+
+struct Candidate {
+    int64_t estimate;
+    Conv2dPlan plan;
+};
+
+// Every tiling that fits, largest tiles first; the loops stop growing a tile dimension
+// as soon as a buffer overflows (footprints grow with every dimension).
+std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
+    const Conv2dPlan blocks = make_plan(l, hw, TileSizes{}, LoopOrder::WeightsOuter);
+    const auto rs = split_sizes(l.shape.r, 255), ss = split_sizes(l.shape.s, 255);
+    const auto cbs = split_sizes(blocks.cb, hw.inp_depth), kbs = split_sizes(blocks.kb, hw.acc_depth);
+    const auto ohs = split_sizes(l.out_h(), hw.acc_depth), ows = split_sizes(l.out_w(), hw.acc_depth);
+    std::vector<Candidate> out;
+    for (int64_t r : rs)
+        for (int64_t s : ss)
+            for (int64_t cb : cbs)
+                for (int64_t kb : kbs) {
+                    if (!make_plan(l, hw, {1, 1, kb, cb, r, s}, LoopOrder::WeightsOuter).wgt.fits()) continue;
+                    for (int64_t oh : ohs) {
+                        if (!plan_fits(make_plan(l, hw, {oh, 1, kb, cb, r, s}, LoopOrder::WeightsOuter))) continue;
+                        for (int64_t ow : ows)
+                            for (LoopOrder order : {LoopOrder::WeightsOuter, LoopOrder::SpatialOuter}) {
+                                const Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, order);
+                                if (plan_fits(p)) out.push_back({estimate(l, hw, p), p});
+                            }
+                    }
+                }
+    return out;
+}
+
+// Fills the plan's predictions from its schedule.
+void predict(const Conv2dLayer& l, const HwParams& hw, Conv2dPlan& plan) {
+    const Conv2dProgram program = schedule_conv2d(l, hw, plan);
+    const CostPrediction cost = predict_cycles(program.insns, hw);
+    plan.predicted_cycles = cost.cycles;
+    plan.ideal_cycles = cost.gemm_steps;
+    plan.dram_read_bytes = program.load_bytes +
+                           static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
+    plan.dram_write_bytes = program.drain_bytes;
+    plan.instructions = static_cast<int64_t>(program.insns.size());
+}
+
+}  // namespace
+
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
+    validate(layer);
+    std::vector<Candidate> all = candidates(layer, hw);
+    if (all.empty()) {
+        // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
+        // buffer. Kept so that a future ISA limit cannot fail silently.
+        const Conv2dPlan smallest = make_plan(layer, hw, TileSizes{}, LoopOrder::WeightsOuter);
+        throw Error(fmt::format(
+            "layer cannot be tiled: even a 1x1 tile needs INP {}/{}, WGT {}/{}, ACC {}/{}, "
+            "PRM {}/{} entries",
+            smallest.inp.entries, smallest.inp.depth, smallest.wgt.entries, smallest.wgt.depth,
+            smallest.acc.entries, smallest.acc.depth, smallest.prm.entries * smallest.prm.buffers,
+            smallest.prm.depth));
+    }
+    constexpr size_t kExact = 24;  // candidates scheduled through the cost model
+    const size_t keep = std::min(kExact, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep), all.end(),
+                      [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
+    Conv2dPlan best;
+    for (size_t i = 0; i < keep; ++i) {
+        Conv2dPlan p = all[i].plan;
+        predict(layer, hw, p);
+        if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
+    }
+    return best;
+}
+
+}  // namespace accel

@@ -1,0 +1,448 @@
+// From a plan to instructions (docs/tiling.md, "Schedule").
+//
+// The layer is cut into tiles (batch block, output rows, output columns, output-channel
+// blocks) and each tile's reduction into chunks (input-channel blocks, kernel rows and
+// columns). A step is one chunk of one tile: the LOADs it needs, then one GEMM. The last
+// step of a tile is followed by the tile's DRAIN. Buffers are double-buffered where the
+// plan says so, and dependency tokens make each reuse of a buffer half wait for the
+// instruction that last read it:
+//   ld2cp  the last LOAD of a step   -> that step's GEMM
+//   cp2ld  a GEMM that last read a buffer half -> the first LOAD that overwrites it
+//   cp2dr  the last GEMM of a tile   -> the tile's DRAIN
+//   dr2cp  a tile's DRAIN            -> the first GEMM of the tile that reuses its ACC half
+// Every token is pushed by an instruction earlier in program order than its consumer,
+// so a full unit queue can never deadlock fetch.
+#include "accel/scheduler.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "accel/error.hpp"
+
+namespace accel {
+namespace {
+
+uint32_t align64(uint64_t v) { return static_cast<uint32_t>((v + 63) / 64 * 64); }
+
+// The load unit inserts at most 255 padding entries per side; the host pads the rest.
+constexpr int64_t kMaxLoadPad = 255;
+
+struct Extent {  // a half-open range [begin, begin + size)
+    int64_t begin = 0, size = 0;
+};
+
+// What a buffer half holds, so that a step needing the same data does not reload it.
+struct InpKey {
+    int64_t nb, oh0, toh, ow0, tow, cb0, tcb, r0, tr, s0, ts;
+    bool operator==(const InpKey&) const = default;
+};
+struct WgtKey {
+    int64_t kb0, tkb, cb0, tcb, r0, tr, s0, ts;
+    bool operator==(const WgtKey&) const = default;
+};
+
+struct Tile {
+    int64_t nb;
+    Extent oh, ow, kb;
+};
+
+struct Chunk {
+    Extent cb, r, s;
+};
+
+// Tracks the versions loaded into one double- or single-buffered SRAM region.
+template <typename Key>
+struct BufferTrack {
+    int64_t halves = 1;
+    int64_t half_entries = 0;
+    std::vector<int64_t> last_use;  // by version: last step that read it
+    std::optional<Key> resident;    // key of the newest version
+
+    int64_t version() const { return static_cast<int64_t>(last_use.size()) - 1; }
+    uint32_t base() const { return static_cast<uint32_t>((version() % halves) * half_entries); }
+    // Loads a new version; returns the step that must finish before it may be written
+    // (the last reader of the half it overwrites), or -1.
+    int64_t load(const Key& key) {
+        last_use.push_back(-1);
+        resident = key;
+        const int64_t previous = version() - halves;
+        return previous >= 0 ? last_use[static_cast<size_t>(previous)] : -1;
+    }
+};
+
+class Emitter {
+public:
+    Emitter(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPlan& plan,
+            const DramLayout& dram)
+        : l_(layer), hw_(hw), plan_(plan), dram_(dram) {
+        inp_.halves = plan.inp.buffers;
+        inp_.half_entries = hw.inp_depth / plan.inp.buffers;
+        wgt_.halves = plan.wgt.buffers;
+        wgt_.half_entries = hw.wgt_depth / plan.wgt.buffers;
+        oh_n_ = layer.out_h();
+        ow_n_ = layer.out_w();
+    }
+
+    Conv2dProgram run();
+
+private:
+    std::vector<Tile> tiles() const;
+    std::vector<Chunk> chunks() const;
+    void emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last);
+    int64_t load_inputs(const Tile& t, const Chunk& c);
+    int64_t load_weights(const Tile& t, const Chunk& c);
+    int64_t load_params(const Tile& t, size_t tile_index);
+    void emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last,
+                   bool loaded);
+    void emit_drain(const Tile& t, size_t tile_index);
+    void wait_for(int64_t step, size_t first_load);
+    uint32_t acc_base(size_t tile_index) const;
+    uint32_t prm_slot(const Tile& t, size_t tile_index) const;
+
+    const Conv2dLayer& l_;
+    const HwParams& hw_;
+    const Conv2dPlan& plan_;
+    const DramLayout& dram_;
+    int64_t oh_n_ = 0, ow_n_ = 0;
+    Conv2dProgram out_;
+    BufferTrack<InpKey> inp_;
+    BufferTrack<WgtKey> wgt_;
+    std::vector<size_t> gemm_index_;        // by step: index of its GEMM in out_.insns
+    std::vector<int64_t> tile_first_step_;  // by tile
+    int64_t step_ = 0;
+    int64_t last_token_gemm_ = -1;          // the GEMM that pushed the latest cp2ld token
+    size_t tiles_total_ = 0;
+};
+
+std::vector<Tile> Emitter::tiles() const {
+    std::vector<Tile> out;
+    const TileSizes& ts = plan_.tile;
+    auto extents = [](int64_t total, int64_t size) {
+        std::vector<Extent> e;
+        for (int64_t b = 0; b < total; b += size) e.push_back({b, std::min(size, total - b)});
+        return e;
+    };
+    const auto ohs = extents(oh_n_, ts.oh), ows = extents(ow_n_, ts.ow),
+               kbs = extents(plan_.kb, ts.kb);
+    for (int64_t nb = 0; nb < plan_.nb; ++nb) {
+        if (plan_.order == LoopOrder::WeightsOuter) {
+            for (const auto& kb : kbs)
+                for (const auto& oh : ohs)
+                    for (const auto& ow : ows) out.push_back({nb, oh, ow, kb});
+        } else {
+            for (const auto& oh : ohs)
+                for (const auto& ow : ows)
+                    for (const auto& kb : kbs) out.push_back({nb, oh, ow, kb});
+        }
+    }
+    return out;
+}
+
+std::vector<Chunk> Emitter::chunks() const {
+    std::vector<Chunk> out;
+    const TileSizes& ts = plan_.tile;
+    for (int64_t cb = 0; cb < plan_.cb; cb += ts.cb)
+        for (int64_t r = 0; r < l_.shape.r; r += ts.r)
+            for (int64_t s = 0; s < l_.shape.s; s += ts.s)
+                out.push_back({{cb, std::min(ts.cb, plan_.cb - cb)},
+                               {r, std::min(ts.r, l_.shape.r - r)},
+                               {s, std::min(ts.s, l_.shape.s - s)}});
+    return out;
+}
+
+Conv2dProgram Emitter::run() {
+    const std::vector<Tile> all_tiles = tiles();
+    const std::vector<Chunk> all_chunks = chunks();
+    tiles_total_ = all_tiles.size();
+    for (size_t i = 0; i < all_tiles.size(); ++i) {
+        tile_first_step_.push_back(step_);
+        for (size_t c = 0; c < all_chunks.size(); ++c) {
+            emit_step(all_tiles[i], i, all_chunks[c], c == 0, c + 1 == all_chunks.size());
+        }
+        emit_drain(all_tiles[i], i);
+    }
+    out_.insns.push_back(isa::Finish{});
+    return std::move(out_);
+}
+
+void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
+                        bool last) {
+    const size_t first_load = out_.insns.size();
+    int64_t wait = -1;
+    wait = std::max(wait, load_params(t, tile_index));
+    wait = std::max(wait, load_weights(t, c));
+    wait = std::max(wait, load_inputs(t, c));
+    const bool loaded = out_.insns.size() > first_load;
+    if (loaded) {
+        std::get<isa::Load>(out_.insns.back()).tokens.push_next = true;
+        if (wait >= 0) wait_for(wait, first_load);
+    }
+    emit_gemm(t, tile_index, c, first, last, loaded);
+    ++step_;
+}
+
+// The first LOAD of this step pops a cp2ld token, pushed by a GEMM no earlier than
+// `step`. Each GEMM pushes at most one token, so a later step that must wait for the
+// same GEMM takes the next one instead (still before this step: see emit_step's caller).
+void Emitter::wait_for(int64_t step, size_t first_load) {
+    const int64_t g = std::max(step, last_token_gemm_ + 1);
+    std::get<isa::Gemm>(out_.insns[gemm_index_[static_cast<size_t>(g)]]).tokens.push_prev = true;
+    std::get<isa::Load>(out_.insns[first_load]).tokens.pop_next = true;
+    last_token_gemm_ = g;
+}
+
+int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
+    const Conv2dParams& p = l_.params;
+    const InpKey key{t.nb, t.oh.begin, t.oh.size, t.ow.begin, t.ow.size, c.cb.begin,
+                     c.cb.size, c.r.begin, c.r.size, c.s.begin, c.s.size};
+    if (inp_.resident == key) return -1;
+    const int64_t wait = inp_.load(key);
+    const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
+    const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
+    // Window origin in the host-padded DRAM image.
+    const int64_t y0 = t.oh.begin * p.stride_h - p.pad_top + c.r.begin * p.dilation_h +
+                       dram_.extra_pad_top;
+    const int64_t x0 = t.ow.begin * p.stride_w - p.pad_left + c.s.begin * p.dilation_w +
+                       dram_.extra_pad_left;
+    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, dram_.padded_h);
+    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, dram_.padded_w);
+    const int64_t e = hw_.inp_entry_bytes;
+    isa::Load ld;
+    ld.buffer = isa::Buffer::Inp;
+    ld.sram_base = inp_.base();
+    ld.z_size = static_cast<uint32_t>(c.cb.size);
+    ld.pad_value = static_cast<int8_t>(p.input_zero_point);
+    if (y_hi <= y_lo || x_hi <= x_lo) {  // the window lies wholly in the padding
+        ld.dram_base = dram_.zx_row.base;
+        ld.y_size = static_cast<uint32_t>(span_h);
+        ld.x_size = static_cast<uint32_t>(span_w);
+        ld.pad_value = 0;  // no padding entries: every byte comes from the zx row
+        out_.load_bytes += c.cb.size * span_h * span_w * e;
+    } else {
+        const int64_t plane = dram_.padded_h * dram_.padded_w * e;
+        ld.dram_base = static_cast<uint32_t>(dram_.input.base + (t.nb * plan_.cb + c.cb.begin) * plane +
+                                             (y_lo * dram_.padded_w + x_lo) * e);
+        ld.dram_z_stride = static_cast<uint32_t>(plane);
+        ld.dram_y_stride = static_cast<uint32_t>(dram_.padded_w * e);
+        ld.y_size = static_cast<uint32_t>(y_hi - y_lo);
+        ld.x_size = static_cast<uint32_t>(x_hi - x_lo);
+        ld.pad_top = static_cast<uint32_t>(y_lo - y0);
+        ld.pad_bottom = static_cast<uint32_t>(y0 + span_h - y_hi);
+        ld.pad_left = static_cast<uint32_t>(x_lo - x0);
+        ld.pad_right = static_cast<uint32_t>(x0 + span_w - x_hi);
+        if (ld.pad_top + ld.pad_bottom + ld.pad_left + ld.pad_right == 0) ld.pad_value = 0;
+        out_.load_bytes += c.cb.size * ld.y_size * ld.x_size * e;
+    }
+    out_.insns.push_back(ld);
+    return wait;
+}
+
+int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
+    const WgtKey key{t.kb.begin, t.kb.size, c.cb.begin, c.cb.size,
+                     c.r.begin,  c.r.size,  c.s.begin,  c.s.size};
+    if (wgt_.resident == key) return -1;
+    const int64_t wait = wgt_.load(key);
+    const Conv2dShape& s = l_.shape;
+    const int64_t e = hw_.wgt_entry_bytes;
+    // DRAM [KB][R][S][CB]; SRAM [kb][r][s][cb]. With all S columns, (r, s) rows share one
+    // stride; otherwise one LOAD per kernel row.
+    const bool whole_rows = c.s.size == s.s;
+    const int64_t loads = whole_rows ? 1 : c.r.size;
+    for (int64_t i = 0; i < loads; ++i) {
+        const int64_t r = c.r.begin + i;
+        isa::Load ld;
+        ld.buffer = isa::Buffer::Wgt;
+        ld.sram_base = static_cast<uint32_t>(wgt_.base() + i * c.s.size * c.cb.size);
+        ld.dram_base = static_cast<uint32_t>(
+            dram_.weights.base +
+            (((t.kb.begin * s.r + r) * s.s + c.s.begin) * plan_.cb + c.cb.begin) * e);
+        ld.z_size = static_cast<uint32_t>(t.kb.size);
+        ld.dram_z_stride = static_cast<uint32_t>(s.r * s.s * plan_.cb * e);
+        ld.y_size = static_cast<uint32_t>(whole_rows ? c.r.size * s.s : c.s.size);
+        ld.dram_y_stride = static_cast<uint32_t>(plan_.cb * e);
+        ld.x_size = static_cast<uint32_t>(c.cb.size);
+        // z planes are [r][s][cb] in SRAM: with several LOADs each plane is strided, so
+        // those LOADs write one kb plane each.
+        if (!whole_rows && t.kb.size > 1) {
+            for (int64_t kb = 0; kb < t.kb.size; ++kb) {
+                isa::Load one = ld;
+                one.z_size = 1;
+                one.sram_base = static_cast<uint32_t>(
+                    wgt_.base() + (kb * c.r.size + i) * c.s.size * c.cb.size);
+                one.dram_base = static_cast<uint32_t>(ld.dram_base + kb * ld.dram_z_stride);
+                out_.insns.push_back(one);
+            }
+        } else {
+            out_.insns.push_back(ld);
+        }
+        out_.load_bytes += t.kb.size * ld.y_size * ld.x_size * e;
+    }
+    return wait;
+}
+
+// All parameters load once when they fit the table; otherwise each tile loads its
+// blocks into a ring of four slots. The slot of tile i was last used by tile i-4, whose
+// DRAIN finished before the first GEMM of tile i-2 started (that GEMM waits, through
+// dr2cp, for the DRAIN of tile i-3 or i-4 to free its ACC half). So waiting for that
+// GEMM is enough.
+int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
+    const bool all_at_once = plan_.kb <= hw_.prm_depth;
+    if (step_ != tile_first_step_[tile_index] || (all_at_once && tile_index > 0)) return -1;
+    isa::Load ld;
+    ld.buffer = isa::Buffer::Prm;
+    ld.sram_base = all_at_once ? 0 : prm_slot(t, tile_index);
+    ld.dram_base = static_cast<uint32_t>(dram_.params.base +
+                                         (all_at_once ? 0 : t.kb.begin) * hw_.prm_entry_bytes);
+    ld.x_size = static_cast<uint32_t>(all_at_once ? plan_.kb : t.kb.size);
+    out_.insns.push_back(ld);
+    out_.load_bytes += ld.x_size * hw_.prm_entry_bytes;
+    if (all_at_once || tile_index < 4) return -1;
+    return tile_first_step_[tile_index - 2];
+}
+
+uint32_t Emitter::prm_slot(const Tile&, size_t tile_index) const {
+    if (plan_.kb <= hw_.prm_depth) return 0;
+    return static_cast<uint32_t>((tile_index % 4) * plan_.tile.kb);
+}
+
+uint32_t Emitter::acc_base(size_t tile_index) const {
+    const int64_t half = hw_.acc_depth / plan_.acc.buffers;
+    return static_cast<uint32_t>(static_cast<int64_t>(tile_index % plan_.acc.buffers) * half);
+}
+
+void Emitter::emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool first,
+                        bool last, bool loaded) {
+    const Conv2dParams& p = l_.params;
+    const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
+    const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
+    isa::Gemm g;
+    g.tokens.pop_prev = loaded;
+    g.tokens.pop_next = first && static_cast<int64_t>(tile_index) >= plan_.acc.buffers;
+    g.tokens.push_next = last;
+    g.init = first;
+    g.acc_base = acc_base(tile_index);
+    g.inp_base = inp_.base();
+    g.wgt_base = wgt_.base();
+    g.prm_base = (plan_.kb <= hw_.prm_depth) ? static_cast<uint32_t>(t.kb.begin)
+                                              : prm_slot(t, tile_index);
+    g.n_kb = static_cast<uint32_t>(t.kb.size);
+    g.n_oy = static_cast<uint32_t>(t.oh.size);
+    g.n_ox = static_cast<uint32_t>(t.ow.size);
+    g.n_r = static_cast<uint32_t>(c.r.size);
+    g.n_s = static_cast<uint32_t>(c.s.size);
+    g.n_cb = static_cast<uint32_t>(c.cb.size);
+    g.acc_kb = static_cast<uint32_t>(t.oh.size * t.ow.size);
+    g.acc_oy = static_cast<uint32_t>(t.ow.size);
+    g.acc_ox = 1;
+    g.inp_oy = static_cast<uint32_t>(p.stride_h * span_w);
+    g.inp_ox = static_cast<uint32_t>(p.stride_w);
+    g.inp_r = static_cast<uint32_t>(p.dilation_h * span_w);
+    g.inp_s = static_cast<uint32_t>(p.dilation_w);
+    g.inp_cb = static_cast<uint32_t>(span_h * span_w);
+    g.wgt_cb = 1;
+    g.wgt_s = static_cast<uint32_t>(c.cb.size);
+    g.wgt_r = static_cast<uint32_t>(c.s.size * c.cb.size);
+    g.wgt_kb = static_cast<uint32_t>(c.r.size * c.s.size * c.cb.size);
+    inp_.last_use.back() = step_;
+    wgt_.last_use.back() = step_;
+    gemm_index_.push_back(out_.insns.size());
+    out_.insns.push_back(g);
+    out_.gemm_steps += t.kb.size * t.oh.size * t.ow.size * c.r.size * c.s.size * c.cb.size;
+}
+
+void Emitter::emit_drain(const Tile& t, size_t tile_index) {
+    const Conv2dParams& p = l_.params;
+    const int64_t entry = hw_.batch * hw_.block_out;
+    isa::Drain d;
+    d.tokens.pop_prev = true;
+    d.tokens.push_prev = tile_index + static_cast<size_t>(plan_.acc.buffers) < tiles_total_;
+    d.acc_base = acc_base(tile_index);
+    d.prm_base = (plan_.kb <= hw_.prm_depth) ? static_cast<uint32_t>(t.kb.begin)
+                                              : prm_slot(t, tile_index);
+    d.n_kb = static_cast<uint32_t>(t.kb.size);
+    d.n_y = static_cast<uint32_t>(t.oh.size);
+    d.n_x = static_cast<uint32_t>(t.ow.size);
+    d.acc_kb = static_cast<uint32_t>(t.oh.size * t.ow.size);
+    d.acc_y = static_cast<uint32_t>(t.ow.size);
+    d.acc_x = 1;
+    d.dram_x = static_cast<uint32_t>(entry);
+    d.dram_y = static_cast<uint32_t>(ow_n_ * entry);
+    d.dram_kb = static_cast<uint32_t>(oh_n_ * ow_n_ * entry);
+    d.dram_b = static_cast<uint32_t>(hw_.block_out);
+    d.dram_base = static_cast<uint32_t>(dram_.output.base + t.nb * plan_.kb * d.dram_kb +
+                                        t.kb.begin * d.dram_kb + t.oh.begin * d.dram_y +
+                                        t.ow.begin * d.dram_x);
+    d.zy = static_cast<int8_t>(p.output_zero_point);
+    d.act_min = static_cast<int8_t>(p.act_min);
+    d.act_max = static_cast<int8_t>(p.act_max);
+    out_.insns.push_back(d);
+    out_.drain_bytes += t.kb.size * t.oh.size * t.ow.size * entry;
+}
+
+}  // namespace
+
+DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
+                            const Conv2dPlan& plan) {
+    const Conv2dShape& s = layer.shape;
+    const Conv2dParams& p = layer.params;
+    DramLayout d;
+    d.extra_pad_top = std::max<int64_t>(0, p.pad_top - kMaxLoadPad);
+    d.extra_pad_bottom = std::max<int64_t>(0, p.pad_bottom - kMaxLoadPad);
+    d.extra_pad_left = std::max<int64_t>(0, p.pad_left - kMaxLoadPad);
+    d.extra_pad_right = std::max<int64_t>(0, p.pad_right - kMaxLoadPad);
+    d.padded_h = s.h + d.extra_pad_top + d.extra_pad_bottom;
+    d.padded_w = s.w + d.extra_pad_left + d.extra_pad_right;
+    const int64_t max_span_w = (plan.tile.ow - 1) * p.stride_w +
+                               (plan.tile.s - 1) * p.dilation_w + 1;
+    const uint64_t sizes[] = {
+        0,  // the program: sized by schedule_conv2d
+        static_cast<uint64_t>(plan.nb * plan.cb * d.padded_h * d.padded_w * hw.inp_entry_bytes),
+        static_cast<uint64_t>(plan.kb * s.r * s.s * plan.cb * hw.wgt_entry_bytes),
+        static_cast<uint64_t>(plan.kb * hw.prm_entry_bytes),
+        static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes),
+        static_cast<uint64_t>(plan.nb * plan.kb * layer.out_h() * layer.out_w() * hw.batch *
+                              hw.block_out)};
+    DramRegion* regions[] = {&d.program, &d.input, &d.weights, &d.params, &d.zx_row, &d.output};
+    uint64_t at = 0;
+    for (size_t i = 0; i < 6; ++i) {
+        if (at + sizes[i] > std::numeric_limits<uint32_t>::max()) {
+            throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
+                                    "its tensors); split the batch or the image",
+                                    at + sizes[i]));
+        }
+        regions[i]->base = static_cast<uint32_t>(at);
+        regions[i]->bytes = static_cast<uint32_t>(sizes[i]);
+        at = align64(at + sizes[i]);
+    }
+    d.dram_bytes = at;
+    return d;
+}
+
+Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
+                              const Conv2dPlan& plan) {
+    DramLayout layout = make_dram_layout(layer, hw, plan);
+    Conv2dProgram program = Emitter(layer, hw, plan, layout).run();
+    // The instructions go first in DRAM: shift every other region up behind them.
+    const uint32_t program_bytes = align64(program.insns.size() * isa::kInsnBytes);
+    if (uint64_t{layout.dram_bytes} + program_bytes > std::numeric_limits<uint32_t>::max()) {
+        throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
+    }
+    for (isa::Insn& insn : program.insns) {
+        if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base += program_bytes;
+        if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base += program_bytes;
+    }
+    for (DramRegion* r : {&layout.input, &layout.weights, &layout.params, &layout.zx_row,
+                          &layout.output}) {
+        r->base += program_bytes;
+    }
+    layout.program = {0, static_cast<uint32_t>(program.insns.size() * isa::kInsnBytes)};
+    layout.dram_bytes += program_bytes;
+    program.layout = layout;
+    return program;
+}
+
+}  // namespace accel

@@ -1,0 +1,112 @@
+// Planner and scheduler invariants over thousands of random layers and configs:
+// every footprint fits its buffer, every instruction passes the fetch checks, the
+// DRAINs write every output entry exactly once, and the tokens balance.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+#include <vector>
+
+#include "accel/error.hpp"
+#include "accel/hw_config.hpp"
+#include "accel/plan.hpp"
+#include "accel/scheduler.hpp"
+#include "random_layer.hpp"
+
+namespace accel {
+namespace {
+
+// A random config that derives (tiny buffers included).
+HwParams random_config(std::mt19937& rng) {
+    auto pow2 = [&](int lo, int hi) { return 1 << std::uniform_int_distribution<int>(lo, hi)(rng); };
+    while (true) {
+        HwConfig c = default_hw_config();
+        c.name = "random";
+        c.batch = pow2(0, 1);
+        c.block_in = pow2(1, 5);
+        c.block_out = pow2(1, 5);
+        c.input_kib = pow2(0, 6);
+        c.weight_kib = pow2(0, 7);
+        c.acc_kib = pow2(0, 6);
+        c.axi_data_bits = pow2(5, 7);
+        try {
+            return derive_params(c);
+        } catch (const Error&) {
+            // a beat larger than an entry, or a buffer smaller than one entry: redraw
+        }
+    }
+}
+
+void check_program(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& plan,
+                   const Conv2dProgram& prog) {
+    // Every instruction passes the checks fetch applies.
+    for (const isa::Insn& insn : prog.insns) {
+        ASSERT_EQ(isa::check(insn, hw), isa::ErrorCode::Ok) << isa::to_string(insn);
+    }
+    // Tokens balance: each queue's pushes are all popped.
+    std::array<int64_t, 4> balance{};  // ld2cp, cp2ld, cp2dr, dr2cp
+    std::vector<int> written(static_cast<size_t>(plan.nb * plan.kb * l.out_h() * l.out_w()), 0);
+    const int64_t entry = hw.batch * hw.block_out;
+    for (const isa::Insn& insn : prog.insns) {
+        const isa::Tokens t = isa::tokens_of(insn);
+        if (std::holds_alternative<isa::Load>(insn)) {
+            balance[0] += t.push_next;
+            balance[1] -= t.pop_next;
+        } else if (std::holds_alternative<isa::Gemm>(insn)) {
+            balance[0] -= t.pop_prev;
+            balance[1] += t.push_prev;
+            balance[2] += t.push_next;
+            balance[3] -= t.pop_next;
+        } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
+            balance[2] -= t.pop_prev;
+            balance[3] += t.push_prev;
+            for (uint32_t kb = 0; kb < d->n_kb; ++kb)
+                for (uint32_t y = 0; y < d->n_y; ++y)
+                    for (uint32_t x = 0; x < d->n_x; ++x) {
+                        const int64_t at = d->dram_base + kb * d->dram_kb + y * d->dram_y +
+                                           x * d->dram_x - prog.layout.output.base;
+                        ASSERT_EQ(at % entry, 0);
+                        ++written.at(static_cast<size_t>(at / entry));
+                    }
+        }
+    }
+    EXPECT_EQ(balance, (std::array<int64_t, 4>{0, 0, 0, 0}));
+    for (size_t i = 0; i < written.size(); ++i) ASSERT_EQ(written[i], 1) << "output entry " << i;
+}
+
+TEST(Planner, RandomLayersAndConfigsFitAndCoverExactlyOnce) {
+    std::mt19937 rng(99);
+    for (int i = 0; i < 2000; ++i) {
+        const HwParams hw = random_config(rng);
+        testing::LayerLimits lim;
+        lim.max_hw = 24;
+        lim.max_c = 80;
+        lim.max_k = 80;
+        const testing::LayerCase c = testing::random_layer(rng, lim);
+        const Conv2dPlan plan = plan_conv2d(c.layer, hw);
+        ASSERT_TRUE(plan_fits(plan)) << "case " << i;
+        for (const BufferUse* b : {&plan.inp, &plan.wgt, &plan.acc, &plan.prm}) {
+            ASSERT_LE(b->used_bytes(), b->capacity_bytes()) << "case " << i;
+        }
+        check_program(c.layer, hw, plan, schedule_conv2d(c.layer, hw, plan));
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
+    // 2x112x64x16 NHWC input, 3x3x16x16 weights: 1,605,632 int32 accumulators untiled.
+    HwConfig c = default_hw_config();
+    c.acc_kib = 256;  // 2 Mbit
+    const HwParams hw = derive_params(c);
+    Conv2dLayer l;
+    l.shape = {2, 112, 64, 16, 16, 3, 3};
+    l.params.pad_top = l.params.pad_bottom = l.params.pad_left = l.params.pad_right = 1;
+    l.params.multiplier.assign(16, 1 << 30);
+    l.params.shift.assign(16, -8);
+    const Conv2dPlan plan = plan_conv2d(l, hw);
+    EXPECT_LE(plan.acc.used_bytes(), 256 * 1024);
+    EXPECT_TRUE(plan_fits(plan));
+}
+
+}  // namespace
+}  // namespace accel

@@ -1,0 +1,259 @@
+#include "dram_model.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "accel/error.hpp"
+
+namespace accel::sim {
+namespace {
+
+std::string hex(uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    do {
+        s.insert(s.begin(), digits[v & 15]);
+        v >>= 4;
+    } while (v != 0);
+    return "0x" + s;
+}
+
+}  // namespace
+
+DramModel::DramModel(std::size_t bytes, unsigned beat_bytes, unsigned latency_cycles,
+                     unsigned max_outstanding)
+    : beat_(beat_bytes),
+      latency_(latency_cycles == 0 ? 1 : latency_cycles),
+      latency_cfg_(latency_cycles),
+      max_out_(max_outstanding) {
+    if (bytes == 0) throw Error("dram: memory size must be positive");
+    if (beat_bytes == 0 || beat_bytes > 128 || (beat_bytes & (beat_bytes - 1)) != 0) {
+        throw Error("dram: beat_bytes " + std::to_string(beat_bytes) +
+                    " is not a power of two in [1, 128]");
+    }
+    if (max_outstanding == 0 || max_outstanding > 256) {
+        throw Error("dram: max_outstanding " + std::to_string(max_outstanding) +
+                    " is not in [1, 256]");
+    }
+    mem_.assign(bytes, 0);
+    zeros_.assign(beat_bytes, 0);
+    r_reg_.assign(beat_bytes, 0);
+    rb_.resize(max_outstanding);
+    wb_.resize(max_outstanding);
+    reset();
+}
+
+void DramModel::reset() {
+    rh_ = reads_n_ = 0;
+    wh_ = writes_n_ = w_full_ = 0;
+    last_was_read_ = false;
+    prev_valid_ = prev_wvalid_ = false;
+    ar_wait_ = aw_wait_ = w_wait_ = false;
+    out_ = SlaveOut{};
+    out_.rdata = zeros_.data();
+    update_outputs(false);
+}
+
+void DramModel::reset_counters() {
+    cycle_base_ = now_;
+    bytes_read_ = bytes_written_ = read_beats_ = write_beats_ = 0;
+    read_bursts_ = write_bursts_ = error_bursts_ = violations_ = 0;
+    first_violation_.clear();
+}
+
+// step() and the per-cycle helpers below (marked inline so the compiler folds them
+// into step(); they are private and used only in this file) are the hot path.
+void DramModel::step(const MasterOut& m) {
+    check_held(m);
+    const bool ar_hs = m.arvalid && out_.arready;
+    const bool aw_hs = m.awvalid && out_.awready;
+    const bool r_hs = out_.rvalid && m.rready;
+    const bool w_hs = out_.wready && m.wvalid;
+    const bool b_hs = out_.bvalid && m.bready;
+    // Retire before accepting: the rings hold max_out_ entries and ready was computed
+    // from the counts at the start of the cycle, so either order fits.
+    if (r_hs) deliver_read_beat();
+    if (w_hs) accept_write_beat(m);
+    if (b_hs) retire_write();
+    if (ar_hs) accept_read(m);
+    if (aw_hs) accept_write(m);
+    remember(m, ar_hs, aw_hs, w_hs);
+    ++now_;
+    update_outputs(r_hs);
+}
+
+// AXI: once valid is high, it and its payload stay until the handshake.
+inline void DramModel::check_held(const MasterOut& m) {
+    if (ar_wait_ && (!m.arvalid || m.araddr != ar_addr_ || m.arlen != ar_len_ || m.arid != ar_id_)) {
+        violation("AR dropped or changed before its handshake");
+    }
+    if (aw_wait_ && (!m.awvalid || m.awaddr != aw_addr_ || m.awlen != aw_len_)) {
+        violation("AW dropped or changed before its handshake");
+    }
+    if (w_wait_ && (!m.wvalid || m.wlast != w_last_)) {
+        violation("W dropped or wlast changed before its handshake");
+    }
+}
+
+inline void DramModel::remember(const MasterOut& m, bool ar_hs, bool aw_hs, bool w_hs) {
+    ar_wait_ = m.arvalid && !ar_hs;
+    aw_wait_ = m.awvalid && !aw_hs;
+    w_wait_ = m.wvalid && !w_hs;
+    ar_addr_ = m.araddr;
+    ar_len_ = m.arlen;
+    ar_id_ = m.arid;
+    aw_addr_ = m.awaddr;
+    aw_len_ = m.awlen;
+    w_last_ = m.wlast;
+    prev_wvalid_ = m.wvalid;
+    prev_valid_ = m.arvalid || m.awvalid || m.wvalid;
+}
+
+bool DramModel::burst_ok(uint32_t addr, unsigned len, const char* channel) {
+    const uint64_t bytes = (uint64_t{len} + 1) * beat_;
+    bool ok = true;
+    if (addr % beat_ != 0) {
+        violation(std::string(channel) + " address " + hex(addr) + " is not a multiple of the " +
+                  std::to_string(beat_) + "-byte beat");
+        ok = false;
+    }
+    if ((addr & 0xfffu) + bytes > 4096) {
+        violation(std::string(channel) + " burst at " + hex(addr) + " of " + std::to_string(len + 1) +
+                  " beats crosses a 4 KiB boundary");
+        ok = false;
+    }
+    const uint64_t end = uint64_t{addr} + bytes;
+    if (end > mem_.size() || end > (uint64_t{1} << 32)) ok = false;
+    if (!ok) ++error_bursts_;
+    return ok;
+}
+
+inline void DramModel::accept_read(const MasterOut& m) {
+    ReadBurst& b = rb_[wrap(rh_ + reads_n_)];
+    b.ready = now_ + latency_;
+    b.addr = m.araddr;
+    b.id = m.arid;
+    b.len = m.arlen;
+    b.next = 0;
+    b.error = !burst_ok(m.araddr, m.arlen, "AR");
+    ++reads_n_;
+    ++read_bursts_;
+}
+
+inline void DramModel::accept_write(const MasterOut& m) {
+    WriteBurst& b = wb_[wrap(wh_ + writes_n_)];
+    b.b_ready = 0;
+    b.addr = m.awaddr;
+    b.len = m.awlen;
+    b.received = 0;
+    b.error = !burst_ok(m.awaddr, m.awlen, "AW");
+    ++writes_n_;
+    ++write_bursts_;
+}
+
+inline void DramModel::deliver_read_beat() {
+    ReadBurst& b = rb_[rh_];
+    ++read_beats_;
+    if (!b.error) bytes_read_ += beat_;
+    if (b.next++ == b.len) {
+        rh_ = wrap(rh_ + 1);
+        --reads_n_;
+    }
+}
+
+inline void DramModel::accept_write_beat(const MasterOut& m) {
+    WriteBurst& b = wb_[wrap(wh_ + w_full_)];
+    const bool last = b.received == b.len;
+    if (m.wlast != last) {
+        violation("wlast " + std::to_string(m.wlast) + " on beat " + std::to_string(b.received) +
+                  " of a " + std::to_string(b.len + 1) + "-beat burst at " + hex(b.addr));
+    }
+    if (m.wdata == nullptr) {
+        violation("W beat without wdata");
+    } else if (!b.error) {
+        std::memcpy(&mem_[b.addr + std::size_t{b.received} * beat_], m.wdata, beat_);
+        bytes_written_ += beat_;
+    }
+    ++write_beats_;
+    last_was_read_ = false;
+    ++b.received;
+    if (last) {
+        b.b_ready = now_ + latency_;
+        ++w_full_;
+    }
+}
+
+inline void DramModel::retire_write() {
+    wh_ = wrap(wh_ + 1);
+    --writes_n_;
+    --w_full_;
+}
+
+// The outputs of the cycle now_ from the state alone.
+inline void DramModel::update_outputs(bool r_taken) {
+    out_.arready = reads_n_ < max_out_;
+    out_.awready = writes_n_ < max_out_;
+    const WriteBurst& bh = wb_[wh_];
+    out_.bvalid = w_full_ > 0 && bh.b_ready <= now_;
+    out_.bresp = out_.bvalid && bh.error ? kRespSlverr : kRespOkay;
+
+    const bool w_avail = w_full_ < writes_n_;
+    if (out_.rvalid && !r_taken) {
+        // The offered beat stays in the R register until taken (AXI); it already had
+        // its data-path cycle, so the path is free for writes meanwhile.
+        out_.wready = w_avail;
+        return;
+    }
+    const bool r_avail = reads_n_ > 0 && rb_[rh_].ready <= now_;
+    const bool w_wants = w_avail && prev_wvalid_;
+    const bool grant_r = r_avail && !(w_wants && last_was_read_);
+    out_.rvalid = grant_r;
+    out_.wready = !grant_r && w_avail;
+    if (grant_r) {  // this cycle's data-path use: one beat from memory into the R register
+        const ReadBurst& b = rb_[rh_];
+        last_was_read_ = true;
+        out_.rid = b.id;
+        out_.rresp = b.error ? kRespSlverr : kRespOkay;
+        out_.rlast = b.next == b.len;
+        if (b.error) {
+            out_.rdata = zeros_.data();
+        } else {
+            std::memcpy(r_reg_.data(), &mem_[b.addr + std::size_t{b.next} * beat_], beat_);
+            out_.rdata = r_reg_.data();
+        }
+    } else {
+        out_.rid = 0;
+        out_.rresp = kRespOkay;
+        out_.rlast = false;
+        out_.rdata = zeros_.data();
+    }
+}
+
+void DramModel::violation(const std::string& what) {
+    if (violations_++ == 0) first_violation_ = "cycle " + std::to_string(now_) + ": " + what;
+}
+
+void DramModel::check_host_range(uint64_t addr, std::size_t n, const char* what) const {
+    if (addr > mem_.size() || n > mem_.size() - addr) {
+        throw Error(std::string("dram: host ") + what + " of " + std::to_string(n) + " bytes at " +
+                    hex(addr) + " is outside the " + std::to_string(mem_.size()) + "-byte memory");
+    }
+}
+
+void DramModel::write(uint64_t addr, std::span<const uint8_t> bytes) {
+    check_host_range(addr, bytes.size(), "write");
+    if (!bytes.empty()) std::memcpy(&mem_[addr], bytes.data(), bytes.size());
+}
+
+void DramModel::read(uint64_t addr, std::span<uint8_t> out) const {
+    check_host_range(addr, out.size(), "read");
+    if (!out.empty()) std::memcpy(out.data(), &mem_[addr], out.size());
+}
+
+std::vector<uint8_t> DramModel::read(uint64_t addr, std::size_t n) const {
+    std::vector<uint8_t> out(n);
+    read(addr, out);
+    return out;
+}
+
+}  // namespace accel::sim

@@ -1,0 +1,28 @@
+// The accelerator's RTL, compiled by Verilator, as a Device: the DRAM model of the
+// config's latency and outstanding limit on its AXI master, control through its
+// AXI4-Lite slave, a watchdog, optional FST tracing and the counters read back.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/device.hpp"
+
+namespace accel {
+
+struct VerilatorOptions {
+    std::string trace_path;             // FST waveform file; empty: no tracing
+    uint64_t watchdog_cycles = 1000000; // no progress for this long: DeviceError
+};
+
+// The hardware configs a model was compiled for (CMake's ACCEL_HW_CONFIGS).
+std::vector<std::string> verilator_configs();
+
+// The device for `params`, when a model was compiled for a config with the same
+// hardware parameters (the name may differ); otherwise accel::Error naming the
+// compiled configs.
+std::unique_ptr<Device> make_verilator_device(const HwParams& params, uint64_t dram_bytes,
+                                              const VerilatorOptions& options);
+
+}  // namespace accel

@@ -1,0 +1,255 @@
+// The Verilator device, for any Verilated accel_top (one class per hardware config).
+// Simulation control lives here in one place: reset, the cycle loop with the DRAM model,
+// CSR access over AXI4-Lite, the watchdog and tracing.
+#pragma once
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "accel/csr.hpp"
+#include "accel/error.hpp"
+#include "accel/isa.hpp"
+#include "dram_model.hpp"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+#include "verilator_device.hpp"
+
+namespace accel {
+
+template <typename Model>
+class VerilatorDevice final : public Device {
+public:
+    VerilatorDevice(std::string name, const HwParams& params, uint64_t dram_bytes,
+                    const VerilatorOptions& options)
+        : name_(std::move(name)),
+          params_(params),
+          options_(options),
+          dram_(dram_bytes, params.beat_bytes,
+                static_cast<unsigned>(params.config.dram_latency_cycles),
+                static_cast<unsigned>(params.config.dram_max_outstanding)),
+          context_(std::make_unique<VerilatedContext>()) {
+        context_->traceEverOn(!options.trace_path.empty());
+        top_ = std::make_unique<Model>(context_.get(), "accel");
+        if (!options.trace_path.empty()) {
+            trace_ = std::make_unique<VerilatedFstC>();
+            top_->trace(trace_.get(), 99);
+            trace_->open(options.trace_path.c_str());
+            if (!trace_->isOpen()) {
+                throw Error(fmt::format("--trace {}: cannot open for writing", options.trace_path));
+            }
+        }
+        reset();
+        check_identity();
+    }
+
+    ~VerilatorDevice() override {
+        if (trace_) trace_->close();
+        top_->final();
+    }
+
+    std::string name() const override { return name_; }
+    const HwParams& params() const override { return params_; }
+    uint64_t dram_bytes() const override { return dram_.size(); }
+    void write_dram(uint64_t addr, std::span<const uint8_t> bytes) override {
+        dram_.write(addr, bytes);
+    }
+    void read_dram(uint64_t addr, std::span<uint8_t> bytes) const override {
+        dram_.read(addr, bytes);
+    }
+
+    DeviceCounters run(uint32_t insn_addr, uint32_t count) override {
+        csr_write(csr::kInsnAddr, insn_addr);
+        csr_write(csr::kInsnCount, count);
+        csr_write(csr::kCtrl, 1);  // done drops at the edge that takes this write
+        uint64_t last_progress = cycles_, last_beats = dram_.beats(), last_steps = 0;
+        while (!top_->irq_o) {
+            cycle();
+            if ((cycles_ & 4095) == 0) {
+                // Progress: DRAM traffic or GEMM steps. Compute can run long without
+                // touching DRAM, so its step counter is read through the CSRs.
+                const uint64_t steps = csr_read64(csr::kGemmSteps);
+                if (dram_.beats() != last_beats || steps != last_steps) last_progress = cycles_;
+                last_beats = dram_.beats();
+                last_steps = steps;
+                if (cycles_ - last_progress > options_.watchdog_cycles) hang();
+            }
+        }
+        if (dram_.protocol_violations() != 0) {
+            throw DeviceError(fmt::format("{}: the RTL broke the AXI protocol: {}", name_,
+                                          dram_.first_violation()));
+        }
+        return read_counters();
+    }
+
+private:
+    void set_inputs() {
+        const sim::SlaveOut& s = dram_.outputs();
+        top_->m_axi_arready = s.arready;
+        top_->m_axi_rvalid = s.rvalid;
+        top_->m_axi_rid = s.rid;
+        std::memcpy(&top_->m_axi_rdata, s.rdata, params_.beat_bytes);
+        top_->m_axi_rresp = s.rresp;
+        top_->m_axi_rlast = s.rlast;
+        top_->m_axi_awready = s.awready;
+        top_->m_axi_wready = s.wready;
+        top_->m_axi_bvalid = s.bvalid;
+        top_->m_axi_bresp = s.bresp;
+        top_->clk_i = 0;
+        top_->eval();
+        dump();
+    }
+
+    void edge() {
+        sim::MasterOut m;
+        m.arvalid = top_->m_axi_arvalid;
+        m.arid = top_->m_axi_arid;
+        m.araddr = top_->m_axi_araddr;
+        m.arlen = top_->m_axi_arlen;
+        m.rready = top_->m_axi_rready;
+        m.awvalid = top_->m_axi_awvalid;
+        m.awaddr = top_->m_axi_awaddr;
+        m.awlen = top_->m_axi_awlen;
+        m.wvalid = top_->m_axi_wvalid;
+        m.wdata = reinterpret_cast<const uint8_t*>(&top_->m_axi_wdata);
+        m.wlast = top_->m_axi_wlast;
+        m.bready = top_->m_axi_bready;
+        dram_.clock_edge(m);
+        top_->clk_i = 1;
+        top_->eval();
+        dump();
+        ++cycles_;
+    }
+
+    void cycle() {
+        set_inputs();
+        edge();
+    }
+
+    void dump() {
+        context_->timeInc(1);
+        if (trace_) trace_->dump(context_->time());
+    }
+
+    void reset() {
+        top_->rst_i = 1;
+        top_->s_axil_awvalid = 0;
+        top_->s_axil_wvalid = 0;
+        top_->s_axil_bready = 0;
+        top_->s_axil_arvalid = 0;
+        top_->s_axil_rready = 0;
+        for (int i = 0; i < 4; ++i) cycle();
+        top_->rst_i = 0;
+        dram_.reset();
+        cycle();
+    }
+
+    void csr_write(uint32_t addr, uint32_t value) {
+        top_->s_axil_awaddr = addr;
+        top_->s_axil_awvalid = 1;
+        top_->s_axil_wdata = value;
+        top_->s_axil_wstrb = 0xF;
+        top_->s_axil_wvalid = 1;
+        top_->s_axil_bready = 1;
+        for (int i = 0; i < 1000; ++i) {
+            set_inputs();
+            const bool aw = top_->s_axil_awvalid && top_->s_axil_awready;
+            const bool w = top_->s_axil_wvalid && top_->s_axil_wready;
+            const bool b = top_->s_axil_bvalid;
+            edge();
+            if (aw) top_->s_axil_awvalid = 0;
+            if (w) top_->s_axil_wvalid = 0;
+            if (b) {
+                top_->s_axil_bready = 0;
+                return;
+            }
+        }
+        throw DeviceError(fmt::format("{}: CSR write to 0x{:03x} got no response", name_, addr));
+    }
+
+    uint32_t csr_read(uint32_t addr) {
+        top_->s_axil_araddr = addr;
+        top_->s_axil_arvalid = 1;
+        top_->s_axil_rready = 1;
+        for (int i = 0; i < 1000; ++i) {
+            set_inputs();
+            const bool ar = top_->s_axil_arvalid && top_->s_axil_arready;
+            const bool r = top_->s_axil_rvalid;
+            const uint32_t data = top_->s_axil_rdata;
+            edge();
+            if (ar) top_->s_axil_arvalid = 0;
+            if (r) {
+                top_->s_axil_rready = 0;
+                return data;
+            }
+        }
+        throw DeviceError(fmt::format("{}: CSR read of 0x{:03x} got no response", name_, addr));
+    }
+
+    uint64_t csr_read64(uint32_t addr) {
+        const uint64_t lo = csr_read(addr);
+        return lo | (uint64_t{csr_read(addr + 4)} << 32);
+    }
+
+    void check_identity() {
+        const std::pair<uint32_t, uint32_t> expected[] = {
+            {csr::kCfgBatch, params_.batch},       {csr::kCfgBlockIn, params_.block_in},
+            {csr::kCfgBlockOut, params_.block_out}, {csr::kCfgAxiDataBits, params_.beat_bytes * 8},
+            {csr::kCfgInpDepth, params_.inp_depth}, {csr::kCfgWgtDepth, params_.wgt_depth},
+            {csr::kCfgAccDepth, params_.acc_depth}};
+        for (const auto& [reg, want] : expected) {
+            const uint32_t got = csr_read(reg);
+            if (got != want) {
+                throw Error(fmt::format("{}: the compiled model has {} at CSR 0x{:03x}, the hw "
+                                        "config '{}' needs {}",
+                                        name_, got, reg, params_.config.name, want));
+            }
+        }
+    }
+
+    [[noreturn]] void hang() {
+        const uint32_t state = csr_read(csr::kUnitState);
+        static const char* const kNames[] = {"idle", "waiting for a token", "busy", "halted"};
+        auto unit = [state](int i) {
+            const uint32_t s = (state >> (4 * i)) & 0xF;
+            return s < 4 ? kNames[s] : "?";
+        };
+        throw DeviceError(fmt::format(
+            "{}: watchdog: no progress for {} cycles (cycle {}); fetch {}, load {}, compute {}, "
+            "drain {}; DRAM {} bursts in flight",
+            name_, options_.watchdog_cycles, cycles_, unit(0), unit(1), unit(2), unit(3),
+            dram_.busy() ? "has" : "has no"));
+    }
+
+    DeviceCounters read_counters() {
+        DeviceCounters c;
+        c.errors = csr_read(csr::kError);
+        c.cycles = csr_read64(csr::kCycles);
+        c.gemm_steps = csr_read64(csr::kGemmSteps);
+        c.load_bytes = csr_read64(csr::kLoadBytes);
+        c.drain_bytes = csr_read64(csr::kDrainBytes);
+        c.fetch_bytes = csr_read64(csr::kFetchBytes);
+        c.load_insns = csr_read64(csr::kLoadInsns);
+        c.gemm_insns = csr_read64(csr::kGemmInsns);
+        c.drain_insns = csr_read64(csr::kDrainInsns);
+        c.load_busy = csr_read64(csr::kLoadBusy);
+        c.gemm_busy = csr_read64(csr::kGemmBusy);
+        c.drain_busy = csr_read64(csr::kDrainBusy);
+        c.load_wait = csr_read64(csr::kLoadWait);
+        c.gemm_wait = csr_read64(csr::kGemmWait);
+        c.drain_wait = csr_read64(csr::kDrainWait);
+        return c;
+    }
+
+    std::string name_;
+    HwParams params_;
+    VerilatorOptions options_;
+    sim::DramModel dram_;
+    std::unique_ptr<VerilatedContext> context_;
+    std::unique_ptr<Model> top_;
+    std::unique_ptr<VerilatedFstC> trace_;
+    uint64_t cycles_ = 0;
+};
+
+}  // namespace accel
