@@ -386,7 +386,9 @@ private:
             ASSERT_FALSE(reads_out) << "quiet with reads in flight, cycle " << now_;
             ASSERT_NE(st, 2u) << "quiet while busy, cycle " << now_;
         }
-        if (st == 0 && !reads_out) ASSERT_TRUE(m_.quiet_o) << "stopped, no reads, but not quiet, cycle " << now_;
+        if (st == 0 && !reads_out) {
+            ASSERT_TRUE(m_.quiet_o) << "stopped, no reads, but not quiet, cycle " << now_;
+        }
         if (st == 1) {
             ASSERT_TRUE(full[0] || full[1] || full[2]) << "waiting without a full queue, cycle " << now_;
             ASSERT_FALSE(m_.load_push_o || m_.gemm_push_o || m_.drain_push_o);

@@ -84,7 +84,9 @@ public:
         const bool full = model_.size() == kDepth, empty = model_.empty();
         ASSERT_EQ(bool(m_.full_o), full) << "cycle " << cycle_;
         ASSERT_EQ(bool(m_.empty_o), empty) << "cycle " << cycle_;
-        if (!empty) ASSERT_EQ(get_bytes(m_.rdata_o, kBytes), model_.front()) << "cycle " << cycle_;
+        if (!empty) {
+            ASSERT_EQ(get_bytes(m_.rdata_o, kBytes), model_.front()) << "cycle " << cycle_;
+        }
         cov_.full_cycles += full;
         cov_.empty_cycles += empty;
         cov_.push_while_full += push && full && !pop;
@@ -140,7 +142,9 @@ void random_test(uint32_t seed) {
     EXPECT_GT(c.full_cycles, 100);
     EXPECT_GT(c.empty_cycles, 100);
     // with one entry, a push is taken only when empty, so never together with a pop
-    if (FifoBench<M, Root>::kDepth > 1) EXPECT_GT(c.both, 100);
+    if (FifoBench<M, Root>::kDepth > 1) {
+        EXPECT_GT(c.both, 100);
+    }
     EXPECT_GT(c.push_while_full, 5);
     EXPECT_GT(c.push_pop_while_full, 5);
     EXPECT_GT(c.pop_while_empty, 5);
