@@ -40,7 +40,9 @@ int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) 
     const int64_t spatial = oh_t * ow_t;
     const int64_t inp_tile = p.inp.entries * hw.inp_entry_bytes;
     const int64_t wgt_tile = p.wgt.entries * hw.wgt_entry_bytes;
-    int64_t inp_loads = tiles * chunks, wgt_loads = tiles * chunks;
+    const int64_t steps_total = tiles * chunks;  // without reuse, every step loads both
+    int64_t inp_loads = steps_total;
+    int64_t wgt_loads = steps_total;
     if (chunks == 1) {
         const bool weights_outer = p.order == LoopOrder::WeightsOuter;
         wgt_loads = weights_outer ? p.nb * kb_t : (kb_t == 1 ? p.nb : tiles);
