@@ -294,7 +294,7 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     if (step_ != tile_first_step_[tile_index] || (all_at_once && tile_index > 0)) return -1;
     isa::Load ld;
     ld.buffer = isa::Buffer::Prm;
-    ld.sram_base = all_at_once ? 0 : prm_slot(t, tile_index);
+    ld.sram_base = all_at_once ? 0 : prm_slot(t, tile_index);  // all: blocks 0..KB-1
     ld.dram_base = static_cast<uint32_t>(dram_.params.base +
                                          (all_at_once ? 0 : t.kb.begin) * hw_.prm_entry_bytes);
     ld.x_size = static_cast<uint32_t>(all_at_once ? plan_.kb : t.kb.size);
@@ -304,8 +304,10 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     return tile_first_step_[tile_index - 2];
 }
 
-uint32_t Emitter::prm_slot(const Tile&, size_t tile_index) const {
-    if (plan_.kb <= hw_.prm_depth) return 0;
+// PRM entry of the tile's first output-channel block: its own block when all parameters
+// are loaded at once, else its slot in the ring.
+uint32_t Emitter::prm_slot(const Tile& t, size_t tile_index) const {
+    if (plan_.kb <= hw_.prm_depth) return static_cast<uint32_t>(t.kb.begin);
     return static_cast<uint32_t>((tile_index % 4) * plan_.tile.kb);
 }
 
@@ -327,8 +329,7 @@ void Emitter::emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool f
     g.acc_base = acc_base(tile_index);
     g.inp_base = inp_.base();
     g.wgt_base = wgt_.base();
-    g.prm_base = (plan_.kb <= hw_.prm_depth) ? static_cast<uint32_t>(t.kb.begin)
-                                              : prm_slot(t, tile_index);
+    g.prm_base = prm_slot(t, tile_index);
     g.n_kb = static_cast<uint32_t>(t.kb.size);
     g.n_oy = static_cast<uint32_t>(t.oh.size);
     g.n_ox = static_cast<uint32_t>(t.ow.size);
@@ -361,8 +362,7 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
     d.tokens.pop_prev = true;
     d.tokens.push_prev = tile_index + static_cast<size_t>(plan_.acc.buffers) < tiles_total_;
     d.acc_base = acc_base(tile_index);
-    d.prm_base = (plan_.kb <= hw_.prm_depth) ? static_cast<uint32_t>(t.kb.begin)
-                                              : prm_slot(t, tile_index);
+    d.prm_base = prm_slot(t, tile_index);
     d.n_kb = static_cast<uint32_t>(t.kb.size);
     d.n_y = static_cast<uint32_t>(t.oh.size);
     d.n_x = static_cast<uint32_t>(t.ow.size);
