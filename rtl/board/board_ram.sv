@@ -1,0 +1,32 @@
+// Single-port synchronous RAM with a write enable per byte: one read or write per
+// cycle at one address, registered read data. Written in the form every FPGA tool
+// infers as block RAM (iCE40 EBR/SPRAM, ECP5 DP16KD): no reset on the array, the read
+// registered, byte writes as separate enables. A write returns the old data on rdata_o.
+`default_nettype none
+
+module board_ram #(
+    parameter int BYTES_PER_WORD = 4,   // bytes per word (the AXI beat)
+    parameter int DEPTH = 16384,        // words
+    localparam int WIDTH = 8 * BYTES_PER_WORD,
+    localparam int AW = (DEPTH > 1) ? $clog2(DEPTH) : 1
+) (
+    input  wire logic                      clk_i,
+    input  wire logic                      en_i,      // access this cycle
+    input  wire logic [BYTES_PER_WORD-1:0] we_i,      // per-byte write enables
+    input  wire logic [AW-1:0]             addr_i,
+    input  wire logic [WIDTH-1:0]          wdata_i,
+    output logic      [WIDTH-1:0]          rdata_o    // the word at addr_i the cycle after en_i
+);
+    logic [WIDTH-1:0] mem_q [DEPTH];
+
+    always_ff @(posedge clk_i) begin
+        if (en_i) begin
+            for (int b = 0; b < BYTES_PER_WORD; b++) begin
+                if (we_i[b]) mem_q[addr_i][8*b +: 8] <= wdata_i[8*b +: 8];
+            end
+            rdata_o <= mem_q[addr_i];
+        end
+    end
+endmodule
+
+`default_nettype wire
