@@ -9,5 +9,6 @@ namespace accel::cli {
 int run_conv2d(const std::vector<std::string>& args);
 int run_random(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);
+int run_exec(const std::vector<std::string>& args);
 
 }  // namespace accel::cli

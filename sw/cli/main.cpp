@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  conv2d   run one int8 conv2d on a backend and write its output (.npy)\n"
+    "  exec     run a raw instruction program (a DRAM image) on a device\n"
     "  plan     show how a conv2d layer is tiled on a hardware config\n"
     "  random   write a reproducible random int8/int32 tensor (.npy)\n"
     "\n"
@@ -37,6 +38,7 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "conv2d") return accel::cli::run_conv2d(rest);
     if (command == "random") return accel::cli::run_random(rest);
     if (command == "plan") return accel::cli::run_plan(rest);
+    if (command == "exec") return accel::cli::run_exec(rest);
     throw accel::Error("unknown command '" + command + "' (run 'accel --help')");
 }
 

@@ -1,0 +1,186 @@
+// accel exec: run a raw instruction program (docs/isa.md) on a device. For accelerator
+// designers who write their own streams: the DRAM image in, the DRAM image and the
+// counters out, and a device error (error mask != 0, watchdog) as exit 3 with the error
+// bits named.
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "accel/device.hpp"
+#include "accel/error.hpp"
+#include "accel/file_io.hpp"
+#include "accel/hw_config.hpp"
+#include "accel/hw_params.hpp"
+#include "accel/isa.hpp"
+#include "backends.hpp"
+#include "cli_util.hpp"
+#include "commands.hpp"
+
+namespace po = boost::program_options;
+
+namespace accel::cli {
+namespace {
+
+struct ExecArgs {
+    std::string dram, insn_addr, insn_count, dram_size, hw, dump, counters, trace, watchdog;
+    std::string backend = "verilator";
+};
+
+po::options_description exec_options(ExecArgs& a) {
+    po::options_description d(
+        "usage: accel exec --dram IMAGE.bin --insn-addr A --insn-count N [options]\n\n"
+        "Runs a raw instruction stream (docs/isa.md) on a device: IMAGE.bin is loaded at DRAM\n"
+        "address 0, the device runs N instructions from address A. Exit 3 when the device\n"
+        "reports an error (the error bits are named) or stops responding.\n\noptions");
+    d.add_options()
+        ("help,h", "show this help")
+        ("dram", po::value(&a.dram), "DRAM image, loaded at address 0 (required)")
+        ("insn-addr", po::value(&a.insn_addr), "byte address of the first instruction, "
+                                               "decimal or 0x hex (required)")
+        ("insn-count", po::value(&a.insn_count), "instructions to run (required)")
+        ("dram-size", po::value(&a.dram_size), "DRAM bytes, at least the image's size, below "
+                                               "2^32 (default: the image's size)")
+        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("backend", po::value(&a.backend), "verilator | fsim (default verilator)")
+        ("dump", po::value(&a.dump), "write the whole DRAM after the run to this file")
+        ("counters", po::value(&a.counters), "write the device counters as JSON to this file")
+        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
+        ("watchdog", po::value(&a.watchdog), "cycles without progress before the verilator "
+                                             "device is declared hung (default 1000000)");
+    return d;
+}
+
+// A decimal or 0x-prefixed hexadecimal integer in [lo, hi].
+uint64_t parse_address(const std::string& option, const std::string& text, uint64_t lo,
+                       uint64_t hi) {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char* begin = text.data() + (hex ? 2 : 0);
+    const char* end = text.data() + text.size();
+    uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+        throw Error(fmt::format("{} '{}': not an integer (decimal or 0x hex)", option, text));
+    }
+    if (ec == std::errc::result_out_of_range || v < lo || v > hi) {
+        throw Error(fmt::format("{} {}: must be in [{}, {}]", option, text, lo, hi));
+    }
+    return v;
+}
+
+void check_args(const ExecArgs& a) {
+    if (a.dram.empty() || a.insn_addr.empty() || a.insn_count.empty()) {
+        throw Error("--dram, --insn-addr and --insn-count are required (see 'accel exec "
+                    "--help')");
+    }
+    if (a.backend != "fsim" && a.backend != "verilator") {
+        throw Error(fmt::format("--backend {}: unknown; expected verilator or fsim", a.backend));
+    }
+    if (!a.trace.empty() && a.backend != "verilator") {
+        throw Error("--trace: only the verilator backend writes waveforms");
+    }
+    if (!a.watchdog.empty() && a.backend != "verilator") {
+        throw Error("--watchdog: only the verilator backend has a watchdog");
+    }
+    const std::vector<std::pair<const char*, const std::string*>> outputs = {
+        {"--dump", &a.dump}, {"--counters", &a.counters}, {"--trace", &a.trace}};
+    for (const auto& [option, out] : outputs) {
+        if (out->empty()) continue;
+        for (const std::string& in : {a.dram, a.hw}) {
+            if (!in.empty() && (*out == in || same_file(*out, in))) {
+                throw Error(fmt::format("{} {}: is also an input; refusing to overwrite it",
+                                        option, *out));
+            }
+        }
+        for (const auto& [other_option, other] : outputs) {
+            if (other != out && *other == *out) {
+                throw Error(fmt::format("{} {}: is the same file as {}", option, *out,
+                                        other_option));
+            }
+        }
+    }
+}
+
+nlohmann::ordered_json counters_json(const Device& device, const DeviceCounters& c) {
+    return {{"device", device.name()},
+            {"errors", c.errors},
+            {"error_names", isa::error_names(c.errors)},
+            {"load_insns", c.load_insns},
+            {"gemm_insns", c.gemm_insns},
+            {"drain_insns", c.drain_insns},
+            {"gemm_steps", c.gemm_steps},
+            {"load_bytes", c.load_bytes},
+            {"drain_bytes", c.drain_bytes},
+            {"cycles", c.cycles},
+            {"fetch_bytes", c.fetch_bytes},
+            {"load_busy", c.load_busy},
+            {"gemm_busy", c.gemm_busy},
+            {"drain_busy", c.drain_busy},
+            {"load_wait", c.load_wait},
+            {"gemm_wait", c.gemm_wait},
+            {"drain_wait", c.drain_wait}};
+}
+
+std::string summary(const DeviceCounters& c) {
+    return fmt::format("completed {} load, {} gemm, {} drain instructions; {} GEMM steps, "
+                       "{} bytes loaded, {} bytes drained, {} cycles",
+                       c.load_insns, c.gemm_insns, c.drain_insns, c.gemm_steps, c.load_bytes,
+                       c.drain_bytes, c.cycles);
+}
+
+}  // namespace
+
+int run_exec(const std::vector<std::string>& args) {
+    ExecArgs a;
+    const po::options_description desc = exec_options(a);
+    if (!parse_options(args, desc)) return 0;
+    check_args(a);
+    const auto insn_addr =
+        static_cast<uint32_t>(parse_address("--insn-addr", a.insn_addr, 0, UINT32_MAX));
+    const auto insn_count =
+        static_cast<uint32_t>(parse_address("--insn-count", a.insn_count, 0, UINT32_MAX));
+    VerilatorOptions options;
+    options.trace_path = a.trace;
+    if (!a.watchdog.empty()) {
+        options.watchdog_cycles = parse_address("--watchdog", a.watchdog, 1, UINT64_MAX >> 1);
+    }
+    const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
+    const std::string image = read_file(a.dram);
+    if (image.empty()) throw Error(fmt::format("--dram {}: the image is empty", a.dram));
+    constexpr uint64_t kMaxDram = (uint64_t{1} << 32) - 1;
+    if (image.size() > kMaxDram) {
+        throw Error(fmt::format("--dram {}: {} bytes; the DRAM holds at most {}", a.dram,
+                                image.size(), kMaxDram));
+    }
+    const uint64_t dram_bytes =
+        a.dram_size.empty() ? image.size()
+                            : parse_address("--dram-size", a.dram_size, image.size(), kMaxDram);
+
+    const std::unique_ptr<Device> device = device_factory(a.backend, options)(hw, dram_bytes);
+    device->write_dram(0, {reinterpret_cast<const uint8_t*>(image.data()), image.size()});
+    const DeviceCounters c = device->run(insn_addr, insn_count);
+    if (c.errors != 0) {
+        throw DeviceError(fmt::format(
+            "{} reported {} (error mask 0x{:02x}) running {} instructions from 0x{:08x}; {}",
+            device->name(), isa::error_names(c.errors), c.errors, insn_count, insn_addr,
+            summary(c)));
+    }
+    if (!a.dump.empty()) {
+        std::string out(device->dram_bytes(), '\0');
+        device->read_dram(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+        write_file_atomic(a.dump, out);
+    }
+    if (!a.counters.empty()) {
+        write_file_atomic(a.counters, counters_json(*device, c).dump(2) + "\n");
+    }
+    std::cout << fmt::format("{}: OK; {}\n", device->name(), summary(c));
+    return 0;
+}
+
+}  // namespace accel::cli

@@ -1,0 +1,101 @@
+// What the integration tests share: the shipped hardware configs, the two devices (fsim
+// and the Verilator model of the config), and running one program on both.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "accel/device.hpp"
+#include "accel/error.hpp"
+#include "accel/fsim.hpp"
+#include "accel/hw_config.hpp"
+#include "accel/isa.hpp"
+#include "verilator_device.hpp"
+
+namespace accel::integration {
+
+// A shipped config (configs/hw/<name>.yaml), loaded once.
+inline const HwParams& config(const std::string& name) {
+    static std::map<std::string, HwParams> cache;
+    auto it = cache.find(name);
+    if (it == cache.end()) {
+        it = cache.emplace(name, derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) +
+                                                              "/" + name + ".yaml")))
+                 .first;
+    }
+    return it->second;
+}
+
+// A hang must fail a test within seconds, not after a million idle cycles.
+inline std::unique_ptr<Device> make_rtl(const HwParams& hw, uint64_t dram_bytes) {
+    VerilatorOptions options;
+    options.watchdog_cycles = 100000;
+    return make_verilator_device(hw, dram_bytes, options);
+}
+
+inline std::unique_ptr<Device> make_fsim(const HwParams& hw, uint64_t dram_bytes) {
+    return std::make_unique<FunctionalSim>(hw, dram_bytes);
+}
+
+inline std::vector<uint8_t> read_all(const Device& d) {
+    std::vector<uint8_t> out(d.dram_bytes());
+    d.read_dram(0, out);
+    return out;
+}
+
+// The outcome of one run: the counters and the whole DRAM, or the failure the device
+// threw (a hang caught by the watchdog, an AXI protocol violation).
+struct Outcome {
+    DeviceCounters counters;
+    std::vector<uint8_t> dram;
+    std::string failure;
+};
+
+inline Outcome run_image(Device& device, const std::vector<uint8_t>& image, uint32_t insn_addr,
+                         uint32_t count) {
+    Outcome o;
+    try {
+        device.write_dram(0, image);
+        o.counters = device.run(insn_addr, count);
+        o.dram = read_all(device);
+    } catch (const DeviceError& e) {
+        o.failure = e.what();
+    }
+    return o;
+}
+
+// The first differing byte of two DRAM images, for a readable failure.
+inline ::testing::AssertionResult same_dram(const std::vector<uint8_t>& got,
+                                            const std::vector<uint8_t>& want) {
+    if (got.size() != want.size()) {
+        return ::testing::AssertionFailure() << "DRAM sizes differ: " << got.size() << " vs "
+                                             << want.size();
+    }
+    size_t diffs = 0, first = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        if (got[i] != want[i] && diffs++ == 0) first = i;
+    }
+    if (diffs == 0) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << diffs << " DRAM bytes differ; first at 0x" << std::hex << first << ": rtl 0x"
+           << int{got[first]} << ", fsim 0x" << int{want[first]};
+}
+
+// The ISA group of DeviceCounters (device.hpp): equal on every device.
+inline void expect_same_isa_counters(const DeviceCounters& rtl, const DeviceCounters& fsim,
+                                     const std::string& what) {
+    EXPECT_EQ(rtl.errors, fsim.errors) << what << ": rtl " << isa::error_names(rtl.errors)
+                                       << ", fsim " << isa::error_names(fsim.errors);
+    EXPECT_EQ(rtl.load_insns, fsim.load_insns) << what;
+    EXPECT_EQ(rtl.gemm_insns, fsim.gemm_insns) << what;
+    EXPECT_EQ(rtl.drain_insns, fsim.drain_insns) << what;
+    EXPECT_EQ(rtl.gemm_steps, fsim.gemm_steps) << what;
+    EXPECT_EQ(rtl.load_bytes, fsim.load_bytes) << what;
+    EXPECT_EQ(rtl.drain_bytes, fsim.drain_bytes) << what;
+}
+
+}  // namespace accel::integration
