@@ -30,7 +30,8 @@ struct Case {
 int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
 // A random layer with the given kernel and stride, small enough for a quick RTL run.
-testing::LayerCase small_layer(std::mt19937& rng, int kernel, int stride, int64_t c, int64_t k) {
+testing::LayerCase small_layer(std::mt19937& rng, int kernel, int stride, int64_t c, int64_t k,
+                               int64_t extra_hw = 0, int64_t max_macs = 400000) {
     while (true) {
         Conv2dShape s;
         s.n = pick(rng, 1, 3);
@@ -44,18 +45,20 @@ testing::LayerCase small_layer(std::mt19937& rng, int kernel, int stride, int64_
         g.pad_top = pick(rng, 0, kernel / 2 + 1), g.pad_bottom = pick(rng, 0, kernel / 2);
         g.pad_left = pick(rng, 0, kernel / 2), g.pad_right = pick(rng, 0, kernel / 2 + 1);
         const int64_t reach_h = g.dilation_h * (s.r - 1) + 1, reach_w = g.dilation_w * (s.s - 1) + 1;
-        s.h = std::max<int64_t>(1, reach_h - g.pad_top - g.pad_bottom) + pick(rng, 0, 2 * stride);
-        s.w = std::max<int64_t>(1, reach_w - g.pad_left - g.pad_right) + pick(rng, 0, 2 * stride);
+        s.h = std::max<int64_t>(1, reach_h - g.pad_top - g.pad_bottom) +
+              pick(rng, 0, 2 * stride + static_cast<int>(extra_hw));
+        s.w = std::max<int64_t>(1, reach_w - g.pad_left - g.pad_right) +
+              pick(rng, 0, 2 * stride + static_cast<int>(extra_hw));
         const Conv2dLayer probe{s, g};
         if (probe.out_h() < 1 || probe.out_w() < 1) continue;
         // Keep the RTL run short: few GEMM steps per layer.
-        if (probe.macs() > 400000) continue;
+        if (probe.macs() > max_macs) continue;
         return testing::make_case(rng, s, g);
     }
 }
 
-// Reduced ResNet-18 layers (configs/workloads/resnet18.yaml has the full ones): the
-// stem, a stride-2 1x1 downsample and a 512-channel 3x3, with H/W cut down.
+// The distinct conv shapes of ResNet-18 (configs/workloads/resnet18.yaml has the full
+// layers; `accel bench` runs them), with H and W cut by 4 so that all of them run here.
 std::vector<Case> resnet_cases(std::mt19937& rng) {
     struct R {
         const char* name;
@@ -63,16 +66,30 @@ std::vector<Case> resnet_cases(std::mt19937& rng) {
         int stride, pad;
     };
     const R layers[] = {
-        {"resnet18 conv1 (224x224 -> 16x16)", {1, 16, 16, 3, 64, 7, 7}, 2, 3},
-        {"resnet18 layer2.0 downsample (56x56 -> 8x8)", {1, 8, 8, 64, 128, 1, 1}, 2, 0},
-        {"resnet18 layer4.0 conv1 (14x14 -> 4x4)", {1, 4, 4, 256, 512, 3, 3}, 2, 1},
+        {"conv1", {1, 56, 56, 3, 64, 7, 7}, 2, 3},
+        {"layer1 conv", {1, 14, 14, 64, 64, 3, 3}, 1, 1},
+        {"layer2.0 conv1", {1, 14, 14, 64, 128, 3, 3}, 2, 1},
+        {"layer2.0 downsample", {1, 14, 14, 64, 128, 1, 1}, 2, 0},
+        {"layer2 conv", {1, 7, 7, 128, 128, 3, 3}, 1, 1},
+        {"layer3.0 conv1", {1, 7, 7, 128, 256, 3, 3}, 2, 1},
+        {"layer3.0 downsample", {1, 7, 7, 128, 256, 1, 1}, 2, 0},
+        {"layer3 conv", {1, 4, 4, 256, 256, 3, 3}, 1, 1},
+        {"layer4.0 conv1", {1, 4, 4, 256, 512, 3, 3}, 2, 1},
+        {"layer4.0 downsample", {1, 4, 4, 256, 512, 1, 1}, 2, 0},
+        {"layer4 conv", {1, 2, 2, 512, 512, 3, 3}, 1, 1},
     };
     std::vector<Case> out;
     for (const R& l : layers) {
         Conv2dParams g;
         g.stride_h = g.stride_w = l.stride;
         g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = l.pad;
-        out.push_back({"default", l.name, testing::make_case(rng, l.s, g)});
+        out.push_back({"default", std::string("resnet18 ") + l.name + " (H/W / 4)",
+                       testing::make_case(rng, l.s, g)});
+        // The 1x1 downsamples are cheap enough for the 4x4 core too.
+        if (l.s.r == 1) {
+            out.push_back({"tiny", std::string("resnet18 ") + l.name + " (H/W / 4)",
+                           testing::make_case(rng, l.s, g)});
+        }
     }
     return out;
 }
@@ -94,6 +111,13 @@ std::vector<Case> cases() {
         const int stride = i / 8 % 3 + 1;
         out.push_back({cfg, "random layer " + std::to_string(i),
                        small_layer(rng, kernel, stride, c, k)});
+    }
+    // Larger layers: several tiles, so loads, GEMMs and drains overlap through tokens.
+    for (int i = 0; i < 24; ++i) {
+        const bool tiny = i % 2;
+        out.push_back({tiny ? "tiny" : "default", "tiled layer " + std::to_string(i),
+                       small_layer(rng, kKernels[i % 4], i / 4 % 3 + 1, pick(rng, 8, 96),
+                                   pick(rng, 8, 96), 12, tiny ? 1500000 : 6000000)});
     }
     for (Case& r : resnet_cases(rng)) out.push_back(std::move(r));
     return out;
@@ -153,7 +177,7 @@ TEST(Conv2dVerilator, LayerListCoversTheIssueWithASpreadOfOutputs) {
 class Conv2dVerilatorRun : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
-    int ran = 0;
+    int ran = 0, tiled = 0;
     for (const Case& t : cases()) {
         const bool resnet = t.name.starts_with("resnet18");
         if (GetParam() == "resnet18" ? !resnet : resnet || t.cfg != GetParam()) continue;
@@ -162,9 +186,10 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
         const Conv2dLayer& l = t.c.layer;
         const std::string what = t.name + " on " + t.cfg;
         const Conv2dPlan plan = plan_conv2d(l, hw);
-        Conv2dRun run;
+        Conv2dRun run, model;
         try {
             run = run_conv2d(rtl_factory(), hw, l, plan, t.c.x, t.c.w, t.c.bias);
+            model = run_conv2d(make_fsim, hw, l, plan, t.c.x, t.c.w, t.c.bias);
         } catch (const DeviceError& e) {
             FAIL() << what << ": " << e.what();
         }
@@ -178,8 +203,12 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
                                   << " outputs differ; first at " << first << ": rtl "
                                   << int{run.y.data[first]} << ", golden " << int{want.data[first]};
         EXPECT_EQ(static_cast<int64_t>(run.counters.gemm_steps), run.plan.ideal_cycles) << what;
+        expect_same_isa_counters(run.counters, model.counters, what + " (rtl vs fsim)");
+        EXPECT_GE(run.counters.cycles, run.counters.gemm_steps) << what;
+        tiled += run.counters.gemm_insns > 2 && run.counters.drain_insns > 2;
     }
-    EXPECT_GE(ran, GetParam() == "resnet18" ? 3 : 20);
+    EXPECT_GE(ran, GetParam() == "resnet18" ? 14 : 30);
+    EXPECT_GE(tiled, GetParam() == "resnet18" ? 4 : 10) << "too few layers run in several tiles";
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups, Conv2dVerilatorRun,

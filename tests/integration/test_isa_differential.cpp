@@ -352,10 +352,10 @@ TEST_P(IsaDifferential, FetchPastTheDramIsABusErrorOnBothDevices) {
 // ---- random programs --------------------------------------------------------------------
 
 TEST_P(IsaDifferential, RandomValidProgramsAgree) {
-    test::RandomProgramOptions opt;
-    opt.max_steps_per_gemm = 256;  // keeps the RTL runs short
     uint64_t drained = 0;
-    for (uint32_t seed = 1; seed <= 12; ++seed) {
+    for (uint32_t seed = 1; seed <= 150; ++seed) {
+        test::RandomProgramOptions opt;
+        if (seed % 3 == 0) opt.max_rounds = 6;  // more token traffic between rounds
         const test::RandomProgram p = test::make_random_program(hw, seed, opt);
         const Compared c = run_both(hw, p, what("random seed " + std::to_string(seed)));
         EXPECT_EQ(c.fsim.counters.errors, 0u) << seed;
@@ -369,7 +369,7 @@ TEST_P(IsaDifferential, RandomErrorProgramsOfEveryKindAgree) {
     for (ErrorCode kind : {ErrorCode::IllegalInstruction, ErrorCode::SramRange,
                            ErrorCode::BusError, ErrorCode::TokenOverflow, ErrorCode::Deadlock,
                            ErrorCode::NoFinish}) {
-        for (uint32_t seed = 1; seed <= 3; ++seed) {
+        for (uint32_t seed = 1; seed <= 25; ++seed) {
             const test::RandomProgram p = test::make_error_program(hw, seed, kind);
             const std::string w =
                 what(std::string(isa::error_name(kind)) + " seed " + std::to_string(seed));
