@@ -2,6 +2,7 @@
 // and the Verilator model of the config), and running one program on both.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +29,14 @@ inline const HwParams& config(const std::string& name) {
                  .first;
     }
     return it->second;
+}
+
+// How many times more random cases to run than `make test` does: ACCEL_TEST_SCALE in
+// the environment (a soak run: ACCEL_TEST_SCALE=50 ctest -L integration), default 1.
+inline uint32_t test_scale() {
+    const char* s = std::getenv("ACCEL_TEST_SCALE");
+    const long v = s != nullptr ? std::strtol(s, nullptr, 10) : 1;
+    return v >= 1 && v <= 100000 ? static_cast<uint32_t>(v) : 1u;
 }
 
 // A hang must fail a test within seconds, not after a million idle cycles.

@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,14 @@ std::vector<Case> cases() {
                        small_layer(rng, kKernels[i % 4], i / 4 % 3 + 1, pick(rng, 8, 96),
                                    pick(rng, 8, 96), 12, tiny ? 1500000 : 6000000)});
     }
+    // A soak run (ACCEL_TEST_SCALE > 1) adds layers of random_layer's whole range.
+    for (uint32_t i = 0; i < 40 * (test_scale() - 1); ++i) {
+        testing::LayerLimits lim;
+        lim.max_c = i % 10 == 0 ? 300 : 40;
+        lim.max_k = i % 10 == 5 ? 300 : 40;
+        out.push_back({i % 2 ? "tiny" : "default", "soak layer " + std::to_string(i),
+                       testing::random_layer(rng, lim)});
+    }
     for (Case& r : resnet_cases(rng)) out.push_back(std::move(r));
     return out;
 }
@@ -209,6 +218,56 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
     }
     EXPECT_GE(ran, GetParam() == "resnet18" ? 14 : 30);
     EXPECT_GE(tiled, GetParam() == "resnet18" ? 4 : 10) << "too few layers run in several tiles";
+}
+
+// A device whose instruction stream gets corrupted in DRAM just before it runs: the
+// runtime must report the device's error as DeviceError (the CLI's exit 3), naming it.
+class CorruptingDevice final : public Device {
+public:
+    CorruptingDevice(std::unique_ptr<Device> inner, uint32_t victim)
+        : inner_(std::move(inner)), victim_(victim) {}
+    std::string name() const override { return inner_->name(); }
+    const HwParams& params() const override { return inner_->params(); }
+    uint64_t dram_bytes() const override { return inner_->dram_bytes(); }
+    void write_dram(uint64_t addr, std::span<const uint8_t> b) override { inner_->write_dram(addr, b); }
+    void read_dram(uint64_t addr, std::span<uint8_t> b) const override { inner_->read_dram(addr, b); }
+    DeviceCounters run(uint32_t insn_addr, uint32_t count) override {
+        const uint8_t illegal_opcode = 0x0D;
+        inner_->write_dram((insn_addr & ~63u) + uint64_t{victim_ % count} * isa::kInsnBytes,
+                           {&illegal_opcode, 1});
+        return inner_->run(insn_addr, count);
+    }
+
+private:
+    std::unique_ptr<Device> inner_;
+    uint32_t victim_;
+};
+
+TEST(Conv2dDeviceError, ACorruptedStreamIsADeviceErrorNamingTheBits) {
+    std::mt19937 rng(77);
+    const testing::LayerCase c = small_layer(rng, 3, 1, 20, 20, 8, 2000000);
+    for (const char* cfg : {"default", "tiny"}) {
+        const HwParams& hw = config(cfg);
+        const Conv2dPlan plan = plan_conv2d(c.layer, hw);
+        for (bool rtl : {false, true}) {
+            for (uint32_t victim : {0u, 5u, 1000u}) {
+                const DeviceFactory corrupt = [rtl, victim](const HwParams& h, uint64_t bytes) {
+                    return std::make_unique<CorruptingDevice>(
+                        rtl ? make_rtl(h, bytes) : make_fsim(h, bytes), victim);
+                };
+                const std::string what = std::string(cfg) + (rtl ? " rtl" : " fsim") +
+                                         " victim " + std::to_string(victim);
+                try {
+                    run_conv2d(corrupt, hw, c.layer, plan, c.x, c.w, c.bias);
+                    ADD_FAILURE() << what << ": no DeviceError";
+                } catch (const DeviceError& e) {
+                    EXPECT_NE(std::string(e.what()).find("ILLEGAL_INSTRUCTION"), std::string::npos)
+                        << what << ": " << e.what();
+                    EXPECT_EQ(std::string(e.what()).find("watchdog"), std::string::npos) << what;
+                }
+            }
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Groups, Conv2dVerilatorRun,

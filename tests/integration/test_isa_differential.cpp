@@ -353,7 +353,7 @@ TEST_P(IsaDifferential, FetchPastTheDramIsABusErrorOnBothDevices) {
 
 TEST_P(IsaDifferential, RandomValidProgramsAgree) {
     uint64_t drained = 0;
-    for (uint32_t seed = 1; seed <= 150; ++seed) {
+    for (uint32_t seed = 1; seed <= 150 * test_scale(); ++seed) {
         test::RandomProgramOptions opt;
         if (seed % 3 == 0) opt.max_rounds = 6;  // more token traffic between rounds
         const test::RandomProgram p = test::make_random_program(hw, seed, opt);
@@ -369,7 +369,7 @@ TEST_P(IsaDifferential, RandomErrorProgramsOfEveryKindAgree) {
     for (ErrorCode kind : {ErrorCode::IllegalInstruction, ErrorCode::SramRange,
                            ErrorCode::BusError, ErrorCode::TokenOverflow, ErrorCode::Deadlock,
                            ErrorCode::NoFinish}) {
-        for (uint32_t seed = 1; seed <= 25; ++seed) {
+        for (uint32_t seed = 1; seed <= 25 * test_scale(); ++seed) {
             const test::RandomProgram p = test::make_error_program(hw, seed, kind);
             const std::string w =
                 what(std::string(isa::error_name(kind)) + " seed " + std::to_string(seed));

@@ -198,7 +198,7 @@ TEST_P(RequantProgramTest, GemmAndDrainMatchTheGoldenRequantizationOnBothDevices
     const HwParams& hw = config(GetParam());
     RoundingCoverage cov;
     size_t outputs = 0;
-    for (uint32_t seed = 1; outputs < 9000; ++seed) {
+    for (uint32_t seed = 1; outputs < 9000 * test_scale(); ++seed) {
         const RequantProgram p = make_program(hw, seed);
         const std::vector<int8_t> want = expected(hw, p, cov);
         outputs += want.size();
