@@ -237,6 +237,95 @@ TEST_P(IsaDifferential, HandWrittenTokenPingPongWithAccumulation) {
     }
 }
 
+// Negative DRAM strides (addresses wrap modulo 2^32, docs/isa.md): a LOAD that walks its
+// rows and planes backwards through DRAM, rows of more than 16 beats that cross 4 KiB
+// pages, maximal padding, and a DRAIN that writes its rows backwards.
+TEST_P(IsaDifferential, HandWrittenWrappingStridesLongRowsAndWidePadding) {
+    std::mt19937 rng(11);
+    Image img(hw);
+    const uint32_t b = hw.batch, bo = hw.block_out, eb = hw.inp_entry_bytes;
+    img.alloc(4096 - 64);  // the rows below straddle the first 4 KiB page boundary
+    const uint32_t rows = 3, planes = 2;
+    const uint32_t n_x = std::min({40u, hw.inp_depth / 8, hw.acc_depth / (2 * planes * rows)});
+    const uint32_t row = n_x * eb;
+    const uint32_t src = img.random_bytes(size_t{planes} * rows * row, rng);
+    const uint32_t last_row = src + (planes * rows - 1) * row;
+    const uint32_t w_src = img.random_bytes(hw.wgt_entry_bytes, rng);
+    const uint32_t p_src = img.random_prm(1, hw.block_in, rng);
+    const uint32_t pad_src = img.random_bytes(eb, rng);
+    const uint32_t n_out = planes * rows * n_x;
+    const uint32_t out = img.alloc(size_t{n_out} * b * bo);
+    const uint32_t out_row = n_x * b * bo;
+    // Plane z, row y of the SRAM come from DRAM row (planes*rows - 1 - z*rows - y).
+    isa::Load backwards{.buffer = Buffer::Inp, .dram_base = last_row, .z_size = planes,
+                        .y_size = rows, .x_size = n_x,
+                        .dram_z_stride = static_cast<uint32_t>(-int64_t{rows} * row),
+                        .dram_y_stride = static_cast<uint32_t>(-int64_t{row})};
+    // One data entry amid 255 padding entries on each side and 255 padding rows above it
+    // (within INP: W = 511 > depth / 8 on tiny, so only the top padding is wide there).
+    const uint32_t pl = hw.inp_depth >= 4096 ? 255 : 100, pr = pl;
+    const uint32_t pt = (hw.inp_depth - n_out) / (pl + 1 + pr) - 1;
+    isa::Load padded{.buffer = Buffer::Inp, .sram_base = n_out, .dram_base = pad_src,
+                     .pad_top = std::min(pt, 255u), .pad_left = pl, .pad_right = pr,
+                     .pad_value = 77};
+    isa::Load lw{.buffer = Buffer::Wgt, .dram_base = w_src};
+    isa::Load lp{.tokens = {.push_next = true}, .buffer = Buffer::Prm, .dram_base = p_src};
+    isa::Gemm g{.tokens = {.pop_prev = true, .push_next = true}, .init = true, .n_oy = planes * rows,
+                .n_ox = n_x, .acc_oy = n_x, .acc_ox = 1, .inp_oy = n_x, .inp_ox = 1};
+    // The DRAIN writes output row y at out + (rows*planes - 1 - y) * out_row.
+    isa::Drain d{.tokens = {.pop_prev = true}, .n_y = planes * rows, .n_x = n_x, .acc_y = n_x,
+                 .acc_x = 1, .dram_base = out + (planes * rows - 1) * out_row,
+                 .dram_y = static_cast<uint32_t>(-int64_t{out_row}), .dram_x = b * bo,
+                 .dram_b = bo, .zy = -5};
+    // A second GEMM + DRAIN over the padded block's last row: the pad value and the datum.
+    const uint32_t pw = pl + 1 + pr, prow = n_out + std::min(pt, 255u) * pw;
+    const uint32_t out2 = img.alloc(size_t{pw} * b * bo);
+    isa::Gemm g2{.tokens = {.push_next = true}, .init = true, .acc_base = n_out,
+                 .inp_base = prow, .n_ox = std::min(pw, hw.acc_depth - n_out), .acc_ox = 1,
+                 .inp_ox = 1};
+    isa::Drain d2{.tokens = {.pop_prev = true}, .acc_base = n_out, .n_x = g2.n_ox, .acc_x = 1,
+                  .dram_base = out2, .dram_x = b * bo, .dram_b = bo};
+    const std::vector<isa::Insn> prog{backwards, padded, lw, lp, g, d, g2, d2, isa::Finish{}};
+    const uint32_t at = img.program(prog);
+    const Compared c = run_both(hw, img.bytes(), at, static_cast<uint32_t>(prog.size()),
+                                what("wrapping strides"));
+    EXPECT_EQ(c.fsim.counters.errors, 0u) << isa::error_names(c.fsim.counters.errors);
+    EXPECT_EQ(c.fsim.counters.load_bytes, uint64_t{planes} * rows * row + eb +
+                                              hw.wgt_entry_bytes + hw.prm_entry_bytes);
+    if (c.rtl.dram.empty()) return;
+    const std::set<uint8_t> distinct(c.rtl.dram.begin() + out,
+                                     c.rtl.dram.begin() + out + n_out * b * bo);
+    EXPECT_GT(distinct.size(), 60u) << "outputs do not spread";
+}
+
+// SRAM range checks are made on the exact largest address: instructions whose largest
+// address is just past 2^16 (or 2^8 for PRM) would pass a check done in 16 (8) bits.
+TEST_P(IsaDifferential, RangeChecksDoNotWrap) {
+    const uint32_t range = bit(ErrorCode::SramRange);
+    const std::vector<std::pair<const char*, isa::Insn>> cases = {
+        {"GEMM INP 2 x 0x8000", isa::Gemm{.n_cb = 3, .inp_cb = 0x8000}},
+        {"GEMM WGT 1 + 0xFFFF", isa::Gemm{.wgt_base = 1, .n_kb = 2, .wgt_kb = 0xFFFF}},
+        {"GEMM ACC 0x100 x 0x100", isa::Gemm{.n_oy = 0x101, .acc_oy = 0x100}},
+        {"GEMM PRM 255 + 1", isa::Gemm{.prm_base = 255, .n_kb = 2}},
+        {"DRAIN ACC 1 + 0xFFFF", isa::Drain{.acc_base = 1, .n_x = 2, .acc_x = 0xFFFF}},
+        {"DRAIN PRM 255 + 1", isa::Drain{.prm_base = 255, .n_kb = 2}},
+        {"LOAD INP 256 x 256 with padding", isa::Load{.sram_base = 1, .pad_top = 255,
+                                                      .pad_left = 255}},
+        {"LOAD WGT 0xFFFF planes", isa::Load{.buffer = Buffer::Wgt, .sram_base = 2,
+                                             .z_size = 0xFFFF}},
+    };
+    std::mt19937 rng(12);
+    for (const auto& [name, insn] : cases) {
+        Image img(hw);
+        img.random_bytes(4096, rng);
+        const std::vector<isa::Insn> prog{insn, isa::Finish{}};
+        const uint32_t at = img.program(prog);
+        const Compared c = run_both(hw, img.bytes(), at, 2, what(name));
+        EXPECT_EQ(c.fsim.counters.errors, range) << what(name);
+        EXPECT_EQ(c.rtl.counters.errors, range) << what(name);
+    }
+}
+
 // ---- hand-written error programs: the mask each must raise is docs/isa.md's ------------
 
 struct ErrorCase {
