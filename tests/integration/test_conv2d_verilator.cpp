@@ -132,6 +132,28 @@ std::vector<Case> cases() {
     return out;
 }
 
+// The roofline of DESIGN.md section 4, computed here from the dimensions (not by the
+// library's metrics): no run may take fewer cycles.
+int64_t roofline_cycles(const Conv2dLayer& l, const HwParams& hw) {
+    const Conv2dShape& s = l.shape;
+    const Conv2dParams& p = l.params;
+    const int64_t oh = l.out_h(), ow = l.out_w();
+    std::vector<char> hit(static_cast<size_t>(s.h * s.w), 0);
+    for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x)
+            for (int64_t i = 0; i < s.r; ++i)
+                for (int64_t j = 0; j < s.s; ++j) {
+                    const int64_t iy = y * p.stride_h - p.pad_top + i * p.dilation_h;
+                    const int64_t ix = x * p.stride_w - p.pad_left + j * p.dilation_w;
+                    if (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) hit[iy * s.w + ix] = 1;
+                }
+    const int64_t input = s.n * s.c * std::count(hit.begin(), hit.end(), 1);
+    const int64_t bytes = input + s.r * s.s * s.c * s.k + 9 * s.k + s.n * oh * ow * s.k;
+    const int64_t macs = s.n * oh * ow * s.k * s.r * s.s * s.c;
+    const int64_t pes = int64_t{hw.batch} * hw.block_in * hw.block_out;
+    return std::max((macs + pes - 1) / pes, (bytes + hw.beat_bytes - 1) / hw.beat_bytes);
+}
+
 DeviceFactory rtl_factory() {
     return [](const HwParams& hw, uint64_t bytes) { return make_rtl(hw, bytes); };
 }
@@ -214,6 +236,8 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
         EXPECT_EQ(static_cast<int64_t>(run.counters.gemm_steps), run.plan.ideal_cycles) << what;
         expect_same_isa_counters(run.counters, model.counters, what + " (rtl vs fsim)");
         EXPECT_GE(run.counters.cycles, run.counters.gemm_steps) << what;
+        EXPECT_GE(static_cast<int64_t>(run.counters.cycles), roofline_cycles(l, hw))
+            << what << ": faster than the roofline";
         tiled += run.counters.gemm_insns > 2 && run.counters.drain_insns > 2;
     }
     EXPECT_GE(ran, GetParam() == "resnet18" ? 14 : 30);
