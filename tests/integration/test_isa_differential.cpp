@@ -438,6 +438,35 @@ TEST_P(IsaDifferential, FetchPastTheDramIsABusErrorOnBothDevices) {
     EXPECT_EQ(c.fsim.counters.errors, bit(ErrorCode::BusError));
 }
 
+// Fetch reads ahead, but only instructions it would execute may raise a bus error: a
+// stream whose FINISH is the last word of the DRAM runs clean even with a count past it,
+// also when the LOAD queue fills and fetch has to wait with its read-ahead pending.
+TEST_P(IsaDifferential, ReadAheadPastTheDramEndIsNoError) {
+    std::mt19937 rng(13);
+    for (uint32_t loads : {0u, 3u, 12u}) {
+        Image img(hw);
+        const uint32_t data = img.random_bytes(4 * hw.inp_entry_bytes, rng);
+        std::vector<uint8_t> image = img.bytes();
+        image.resize((image.size() + 63) / 64 * 64, 0);  // instructions are 64-byte aligned
+        const auto at = static_cast<uint32_t>(image.size());
+        for (uint32_t i = 0; i < loads; ++i) {
+            const isa::InsnWord w = word(isa::Load{.sram_base = i % 4, .dram_base = data,
+                                                   .x_size = 4 - i % 4});
+            image.insert(image.end(), w.begin(), w.end());
+        }
+        const isa::InsnWord fin = word(isa::Finish{});
+        image.insert(image.end(), fin.begin(), fin.end());
+        for (uint32_t extra : {0u, 1u, 7u}) {
+            const std::string w = what(std::to_string(loads) + " loads, count +" +
+                                       std::to_string(extra));
+            const Compared c = run_both(hw, image, at, loads + 1 + extra, w);
+            EXPECT_EQ(c.fsim.counters.errors, 0u) << w << ": " << isa::error_names(c.fsim.counters.errors);
+            EXPECT_EQ(c.rtl.counters.errors, 0u) << w << ": " << isa::error_names(c.rtl.counters.errors);
+            EXPECT_EQ(c.rtl.counters.load_insns, loads) << w;
+        }
+    }
+}
+
 // ---- random programs --------------------------------------------------------------------
 
 TEST_P(IsaDifferential, RandomValidProgramsAgree) {
