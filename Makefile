@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim lint clean
+.PHONY: all build deps test sim lint clean fpga
 
 all: build
 
@@ -25,6 +25,15 @@ sim: build
 
 lint: deps $(BUILD)/CMakeCache.txt
 	@scripts/lint $(BUILD)
+
+# FPGA bitstream: make fpga BOARD=icebreaker|ulx3s|pynq-z2 [CONFIG=<configs/hw name>]
+# (docs/fpga.md). Needs only a configured build: the config's RTL packages come from
+# the gen_hw_params binary that CMake compiles at configure time.
+# A bad BOARD or CONFIG is refused before anything is installed, configured or written.
+fpga:
+	@scripts/fpga/run --check-args "$(BOARD)" "$(CONFIG)"
+	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt
+	@scripts/fpga/run "$(BOARD)" "$(CONFIG)" "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)
