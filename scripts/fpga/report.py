@@ -37,7 +37,7 @@ def main():
     ap.add_argument("--top", default="board_top")
     ap.add_argument("--yosys-log", required=True)
     ap.add_argument("--capacity", action="append", default=[],
-                    help="CELL=N: a Yosys cell type and how many the device has")
+                    help="CELL=N: a Yosys cell type (or PREFIX*) and how many the device has")
     ap.add_argument("--pnr-report")
     ap.add_argument("--pnr-log")
     ap.add_argument("--bitstream")
@@ -48,7 +48,10 @@ def main():
     rows, fits, over = [], True, []
     for item in a.capacity:
         cell, cap = item.split("=")
-        used = cells.get(cell, 0)
+        if cell.endswith("*"):  # a family of cells, e.g. every flip-flop type SB_DFF*
+            used = sum(n for c, n in cells.items() if c.startswith(cell[:-1]))
+        else:
+            used = cells.get(cell, 0)
         rows.append({"resource": cell, "used": used, "available": int(cap), "source": "yosys"})
         if used > int(cap):
             fits = False
