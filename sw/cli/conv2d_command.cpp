@@ -217,9 +217,10 @@ void check_outputs(const Conv2dArgs& a) {
     }
     check_writable_target("--output", a.output);
     if (!a.report.empty()) check_writable_target("--report", a.report);
+    if (!a.trace.empty()) check_writable_target("--trace", a.trace);
     const std::vector<std::string> inputs{a.input, a.weights, a.bias, a.multiplier, a.shift,
                                           a.hw};
-    for (const std::string* out : {&a.output, &a.report}) {
+    for (const std::string* out : {&a.output, &a.report, &a.trace}) {
         for (const std::string& in : inputs) {
             if (!out->empty() && !in.empty() && (same_file(*out, in) || *out == in)) {
                 throw Error(fmt::format("{}: is also an input; refusing to overwrite it", *out));
@@ -228,6 +229,13 @@ void check_outputs(const Conv2dArgs& a) {
     }
     if (!a.report.empty() && (a.report == a.output || same_file(a.report, a.output))) {
         throw Error(fmt::format("--report {}: is the same file as --output", a.report));
+    }
+    for (const std::string* other : {&a.output, &a.report}) {
+        if (!a.trace.empty() && !other->empty() &&
+            (a.trace == *other || same_file(a.trace, *other))) {
+            throw Error(fmt::format("--trace {}: is the same file as --{}", a.trace,
+                                    other == &a.output ? "output" : "report"));
+        }
     }
 }
 

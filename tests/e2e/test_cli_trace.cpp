@@ -9,6 +9,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -392,6 +393,34 @@ TEST_F(CliTrace, NonVerilatorBackendsRejectTrace) {
         EXPECT_FALSE(fs::exists(dir_.file("T.fst"))) << backend;
         EXPECT_FALSE(fs::exists(dir_.file("Y.npy"))) << backend;
     }
+}
+
+// The waveform is an output like any other: it never replaces an input, the output or
+// the report, and an unwritable path is bad usage -- all before anything runs.
+TEST_F(CliTrace, TraceNeverOverwritesAnotherFileAndMustBeWritable) {
+    const std::vector<std::string> base = conv2d("verilator");
+    const std::string x = dir_.file("X.npy"), w = dir_.file("W.npy");
+    const std::string x_before = accel::e2e::read_bytes(x);
+    const std::vector<std::vector<std::string>> extra = {
+        {"--trace", x},
+        {"--trace", w},
+        {"--trace", dir_.file("Y.npy")},
+        {"--report", dir_.file("R.json"), "--trace", dir_.file("R.json")},
+        {"--trace", dir_.file("no such dir/T.fst")},
+    };
+    for (const auto& e : extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), e.begin(), e.end());
+        const RunResult r = run_accel(args);
+        EXPECT_EQ(r.exit_code, 2) << e.back() << "\n" << describe(r);
+        EXPECT_TRUE(r.err.starts_with("error: --trace ") || r.err.find("is also an input") !=
+                                                               std::string::npos)
+            << describe(r);
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+        EXPECT_FALSE(fs::exists(dir_.file("Y.npy"))) << e.back();
+        EXPECT_FALSE(fs::exists(dir_.file("R.json"))) << e.back();
+    }
+    EXPECT_TRUE(accel::e2e::read_bytes(x) == x_before) << "the input was overwritten";
 }
 
 // The reader itself: it must reject what is not an FST, or the tests above prove little.
