@@ -1,4 +1,4 @@
-// The devices the CLI can run on, by --backend name.
+// The devices the CLI can run on: by --backend name, or a board by --device spec.
 #pragma once
 #include <string>
 
@@ -9,5 +9,17 @@ namespace accel::cli {
 
 // "fsim" or "verilator"; accel::Error for any other name.
 DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options);
+
+// What --device accepts, for help texts and errors.
+constexpr const char* kDeviceSpecs = "uart:PATH[@BAUD] (a board_top over a serial port)";
+
+// The backend name a --device spec stands for ("uart"); accel::Error naming --device
+// when the spec is malformed. Nothing is opened yet.
+std::string device_backend(const std::string& spec);
+
+// The board device of a --device spec. The port is opened when the factory runs: a
+// path that cannot be opened is an accel::Error, a board that does not answer an
+// accel::DeviceError.
+DeviceFactory board_device_factory(const std::string& spec);
 
 }  // namespace accel::cli

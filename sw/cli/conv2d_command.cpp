@@ -36,8 +36,8 @@ namespace accel::cli {
 namespace {
 
 struct Conv2dArgs {
-    std::string input, weights, bias, output, hw, report, trace;
-    std::string backend = "verilator";
+    std::string input, weights, bias, output, hw, report, trace, device;
+    std::string backend;  // empty: verilator, or the board of --device
     std::string stride = "1", pad = "0", dilation = "1";
     std::string input_zp = "0", output_zp = "0";
     std::string scale, multiplier, shift, act_min, act_max;
@@ -68,6 +68,8 @@ po::options_description conv2d_options(Conv2dArgs& a) {
         ("output", po::value(&a.output), "output y, int8 [N,OH,OW,K] .npy (required)")
         ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
         ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
+        ("device", po::value(&a.device), (std::string("run on a board instead of --backend: ") +
+                                          kDeviceSpecs).c_str())
         ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file")
@@ -185,7 +187,16 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
     return l;
 }
 
-void check_backend(const Conv2dArgs& a) {
+void check_backend(Conv2dArgs& a) {
+    if (!a.device.empty()) {
+        if (!a.backend.empty()) {
+            throw Error("--device: runs on a board; do not also give --backend");
+        }
+        a.backend = device_backend(a.device);
+        if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
+        return;
+    }
+    if (a.backend.empty()) a.backend = "verilator";
     if (a.backend != "ref" && a.backend != "fsim" && a.backend != "verilator") {
         throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
                                 a.backend));
@@ -286,11 +297,13 @@ int run_conv2d(const std::vector<std::string>& args) {
         VerilatorOptions options;
         options.trace_path = a.trace;
         const Conv2dPlan plan = plan_conv2d(l.layer, hw);
-        run = run_conv2d(device_factory(a.backend, options), hw, l.layer, plan, l.x, l.w, l.bias);
+        const DeviceFactory factory = a.device.empty() ? device_factory(a.backend, options)
+                                                       : board_device_factory(a.device);
+        run = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
         y = std::move(run.y);
         facts.plan = &run.plan;
         facts.counters = &run.counters;
-        facts.cycle_accurate = a.backend == "verilator";
+        facts.cycle_accurate = a.backend != "fsim";  // the RTL, simulated or on a board
         facts.sim_seconds = run.device_seconds;
     }
     bool exact = true;

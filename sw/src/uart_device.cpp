@@ -72,11 +72,11 @@ std::unique_ptr<Device> make_uart_device(const std::string& spec, const HwParams
         unsigned baud = 0;
         const auto [end, ec] = std::from_chars(rate.data(), rate.data() + rate.size(), baud);
         if (ec != std::errc() || end != rate.data() + rate.size() || baud == 0) {
-            throw Error(fmt::format("--device uart:{}: '{}' is not a baud rate", spec, rate));
+            throw Error(fmt::format("uart:{}: '{}' is not a baud rate", spec, rate));
         }
         options.baud = baud;
     }
-    if (path.empty()) throw Error("--device uart:: names no serial port");
+    if (path.empty()) throw Error(fmt::format("uart:{}: names no serial port", spec));
     return std::make_unique<UartDevice>(open_serial_port(path, options.baud), params, dram_bytes,
                                         options);
 }

@@ -91,6 +91,12 @@ void BoardChannel::step() {
     sample_rx(top_->uart_tx_o);
 }
 
+std::vector<uint8_t> BoardChannel::take() {
+    std::vector<uint8_t> out(received_.begin(), received_.end());
+    received_.clear();
+    return out;
+}
+
 void BoardChannel::idle(uint64_t cycles) {
     for (uint64_t i = 0; i < cycles; ++i) step();
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "accel/byte_channel.hpp"
 #include "verilated.h"
@@ -28,6 +29,8 @@ public:
     std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds timeout) override;
     void discard_input() override { received_.clear(); }
 
+    // Takes every byte received so far.
+    std::vector<uint8_t> take();
     // Runs the clock for `cycles` (sending what is queued, receiving what comes back).
     void idle(uint64_t cycles);
     uint64_t cycles() const { return cycles_; }
