@@ -23,9 +23,15 @@ def yosys_cells(log_path, top):
     for line in blocks[-1].splitlines()[1:]:
         if line.startswith("==="):
             break
+        # Yosys 0.23: "     SB_LUT4    1234"; newer (YoWASP): "     1234   LUT4", where a
+        # single space after the count marks a header line ("29493 wires").
         m = re.match(r"^\s+([A-Za-z_$][\w$]*)\s+(\d+)$", line)
         if m:
             cells[m.group(1)] = int(m.group(2))
+            continue
+        m = re.match(r"^\s+(\d+)\s{2,}([A-Za-z_$][\w$]*)$", line)
+        if m:
+            cells[m.group(2)] = int(m.group(1))
     return cells
 
 
