@@ -5,11 +5,13 @@
 #include "accel/error.hpp"
 #include "accel/fsim.hpp"
 #include "accel/uart_device.hpp"
+#include "accel/zynq_device.hpp"
 
 namespace accel::cli {
 namespace {
 
 constexpr const char* kUartPrefix = "uart:";
+constexpr const char* kZynqPrefix = "zynq:";
 
 bool starts_with(const std::string& s, const char* prefix) {
     return s.rfind(prefix, 0) == 0;
@@ -38,17 +40,30 @@ std::string device_backend(const std::string& spec) {
         }
         return "uart";
     }
+    if (starts_with(spec, kZynqPrefix)) {
+        const std::string rest = spec.substr(std::char_traits<char>::length(kZynqPrefix));
+        const size_t comma = rest.find(',');
+        if (comma == std::string::npos || comma == 0 || comma + 1 == rest.size()) {
+            throw Error(fmt::format("--device {}: expected zynq:UIO,UDMABUF "
+                                    "(zynq:/dev/uio0,/dev/udmabuf0)", spec));
+        }
+        return "zynq";
+    }
     throw Error(fmt::format("--device {}: unknown; expected {}", spec, kDeviceSpecs));
 }
 
 DeviceFactory board_device_factory(const std::string& spec) {
     const std::string backend = device_backend(spec);
     const std::string rest = spec.substr(backend.size() + 1);
-    return [rest](const HwParams& hw, uint64_t bytes) {
+    const bool uart = backend == "uart";
+    return [rest, uart](const HwParams& hw, uint64_t bytes) {
         try {
-            return make_uart_device(rest, hw, bytes, UartOptions{});
-        } catch (const Error& e) {  // name the option
-            throw Error(std::string("--device ") + e.what());
+            return uart ? make_uart_device(rest, hw, bytes, UartOptions{})
+                        : make_zynq_device(rest, hw, bytes);
+        } catch (const Error& e) {  // name the option (and the spec, unless it is named)
+            const std::string what = e.what();
+            if (uart || starts_with(what, kZynqPrefix)) throw Error("--device " + what);
+            throw Error(fmt::format("--device zynq:{}: {}", rest, what));
         }
     };
 }

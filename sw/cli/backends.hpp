@@ -11,9 +11,11 @@ namespace accel::cli {
 DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options);
 
 // What --device accepts, for help texts and errors.
-constexpr const char* kDeviceSpecs = "uart:PATH[@BAUD] (a board_top over a serial port)";
+constexpr const char* kDeviceSpecs =
+    "uart:PATH[@BAUD] (a board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
+    "in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
 
-// The backend name a --device spec stands for ("uart"); accel::Error naming --device
+// The backend name a --device spec stands for ("uart", "zynq"); accel::Error naming --device
 // when the spec is malformed. Nothing is opened yet.
 std::string device_backend(const std::string& spec);
 

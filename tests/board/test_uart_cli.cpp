@@ -1,6 +1,6 @@
 // `accel conv2d --device uart:PATH` as a user runs it: the CLI opens a pty through
 // termios, and a thread of this test connects the pty's other side to the Verilated
-// board_top's UART pins. Bad device specs exit 2; a silent port exits 3.
+// board_top's UART pins. Bad device specs (uart and zynq) exit 2; a silent port exits 3.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -138,7 +138,8 @@ TEST(UartCli, BadSpecsExit2AndASilentPortExits3) {
     const Files f = write_layer(dir);
     for (const std::string spec : {"uart:" + dir.file("no-such-tty"), std::string("uart:/dev/null"),
                                    std::string("uart:"), std::string("serial:/dev/ttyS0"),
-                                   std::string("uart:/dev/null@fast")}) {
+                                   std::string("uart:/dev/null@fast"), std::string("zynq:/dev/uio0"),
+                                   "zynq:" + dir.file("uio0") + "," + dir.file("udmabuf0")}) {
         const e2e::RunResult r = run_accel(conv2d_args(f, spec));
         EXPECT_EQ(r.exit_code, 2) << spec << ": " << r.err;
         EXPECT_EQ(r.err.rfind("error: --device", 0), 0u) << r.err;
