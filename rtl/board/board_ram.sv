@@ -1,7 +1,8 @@
 // Single-port synchronous RAM with a write enable per byte: one read or write per
 // cycle at one address, registered read data. Written in the form every FPGA tool
-// infers as block RAM (iCE40 EBR/SPRAM, ECP5 DP16KD): no reset on the array, the read
-// registered, byte writes as separate enables. A write returns the old data on rdata_o.
+// infers as block RAM (iCE40 SPRAM/EBR, ECP5 DP16KD): no reset on the array, the read
+// registered, byte writes as separate enables. A cycle with any byte written is not a
+// read: rdata_o holds (single-port SPRAM has no defined read-during-write).
 `default_nettype none
 
 module board_ram #(
@@ -21,10 +22,13 @@ module board_ram #(
 
     always_ff @(posedge clk_i) begin
         if (en_i) begin
-            for (int b = 0; b < BYTES_PER_WORD; b++) begin
-                if (we_i[b]) mem_q[addr_i][8*b +: 8] <= wdata_i[8*b +: 8];
+            if (we_i != '0) begin
+                for (int b = 0; b < BYTES_PER_WORD; b++) begin
+                    if (we_i[b]) mem_q[addr_i][8*b +: 8] <= wdata_i[8*b +: 8];
+                end
+            end else begin
+                rdata_o <= mem_q[addr_i];
             end
-            rdata_o <= mem_q[addr_i];
         end
     end
 endmodule
