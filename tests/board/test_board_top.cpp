@@ -154,6 +154,34 @@ TEST(BoardTop, HostRetriesAGarbledRequest) {
     EXPECT_EQ(link.retried(), 1u);
 }
 
+// ... and a response that arrives garbled (a bit flipped on the way back).
+class FlipFirstResponse final : public ByteChannel {
+public:
+    explicit FlipFirstResponse(ByteChannel& inner) : inner_(inner) {}
+    std::string name() const override { return inner_.name(); }
+    void write(std::span<const uint8_t> bytes) override { inner_.write(bytes); }
+    std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds t) override {
+        const std::size_t n = inner_.read_some(out, t);
+        for (std::size_t i = 0; i < n; ++i, ++read_) {
+            if (read_ == 2) out[i] ^= 0x01;  // the first payload byte of the first answer
+        }
+        return n;
+    }
+    void discard_input() override { inner_.discard_input(); }
+
+private:
+    ByteChannel& inner_;
+    int read_ = 0;
+};
+
+TEST(BoardTop, HostRetriesAfterAGarbledResponse) {
+    BoardChannel ch(BOARD_CLK_HZ, BOARD_BAUD, 8);
+    FlipFirstResponse flaky(ch);
+    uart::Link link(flaky, fast_options().link);
+    EXPECT_EQ(link.read_reg(csr::kCfgBlockOut), 4u);
+    EXPECT_EQ(link.retried(), 1u);
+}
+
 TEST(BoardTop, DeviceRefusesALayerLargerThanItsMemory) {
     EXPECT_THROW(UartDevice(std::make_unique<BoardChannel>(BOARD_CLK_HZ, BOARD_BAUD, 4), tiny(),
                             BOARD_MEM_BYTES + 1, fast_options()),

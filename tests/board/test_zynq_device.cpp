@@ -196,6 +196,48 @@ TEST(ZynqDevice, RefusesWhatWouldLeaveTheBuffer) {
     EXPECT_THROW(ZynqDevice(hw, std::move(other_regs), std::move(other), 64), Error);
 }
 
+// An accelerator that never finishes and makes no progress: the watchdog names it.
+class StuckRegs final : public RegisterFile {
+public:
+    explicit StuckRegs(const HwParams& hw) : hw_(hw) {}
+    uint32_t read32(uint32_t off) override {
+        switch (off) {
+            case csr::kStatus: return 1;  // busy, never done
+            case csr::kUnitState: return 0x1200;  // compute busy, drain waiting
+            case csr::kCfgBatch: return hw_.batch;
+            case csr::kCfgBlockIn: return hw_.block_in;
+            case csr::kCfgBlockOut: return hw_.block_out;
+            case csr::kCfgAxiDataBits: return hw_.beat_bytes * 8;
+            case csr::kCfgInpDepth: return hw_.inp_depth;
+            case csr::kCfgWgtDepth: return hw_.wgt_depth;
+            case csr::kCfgAccDepth: return hw_.acc_depth;
+            default: return 0;
+        }
+    }
+    void write32(uint32_t, uint32_t) override {}
+
+private:
+    HwParams hw_;
+};
+
+TEST(ZynqDevice, WatchdogCatchesAStalledRun) {
+    const HwParams hw = config("tiny");
+    ZynqOptions options;
+    options.run.stall_timeout = std::chrono::milliseconds(50);
+    ZynqDevice dev(hw, std::make_unique<StuckRegs>(hw), std::make_unique<FakeDma>(4096, kPhys),
+                   64, options);
+    const isa::InsnWord finish = isa::encode(isa::Finish{});
+    dev.write_dram(0, finish);
+    try {
+        dev.run(0, 1);
+        FAIL() << "no watchdog";
+    } catch (const DeviceError& e) {
+        EXPECT_NE(std::string(e.what()).find("watchdog"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("compute busy, drain waiting for a token"),
+                  std::string::npos) << e.what();
+    }
+}
+
 // The real UIO and u-dma-buf code on plain files: sysfs parsing, mmap, sync files.
 class FakeSysfs : public ::testing::Test {
 protected:
