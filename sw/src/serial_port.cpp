@@ -34,13 +34,16 @@ speed_t termios_speed(unsigned baud) {
 
 class SerialPort final : public ByteChannel {
 public:
+    static constexpr int kWriteStallMs = 5000;
+
     SerialPort(const std::string& path, unsigned baud) : path_(path) {
         const speed_t speed = termios_speed(baud);
         if (speed == B0) {
             throw Error(fmt::format("uart:{}: baud rate {} is not supported (9600 .. 3000000, "
                                     "the standard rates)", path, baud));
         }
-        fd_ = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
+        // Non-blocking: opening a port must not wait for a carrier; I/O waits in poll().
+        fd_ = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
         if (fd_ < 0) {
             throw Error(fmt::format("uart:{}: cannot open: {}", path, std::strerror(errno)));
         }
@@ -75,9 +78,12 @@ public:
         while (done < bytes.size()) {
             const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
             if (n < 0 && errno == EINTR) continue;
-            if (n < 0 && errno == EAGAIN) {
+            if (n < 0 && errno == EAGAIN) {  // the output buffer is full: wait, not forever
                 pollfd p{fd_, POLLOUT, 0};
-                ::poll(&p, 1, 100);
+                if (::poll(&p, 1, kWriteStallMs) == 0) {
+                    throw DeviceError(fmt::format("uart:{}: the port took no data for {} ms",
+                                                  path_, kWriteStallMs));
+                }
                 continue;
             }
             if (n <= 0) {
