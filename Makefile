@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim lint clean fpga
+.PHONY: all build deps test sim bench lint clean fpga
 
 all: build
 
@@ -22,6 +22,10 @@ test: build lint
 
 sim: build
 	@scripts/demo-sim $(BUILD)
+
+# The ResNet-18 suite on both devices, Google Benchmarks and plots, into $(BUILD)/bench/.
+bench: build
+	@scripts/bench/run $(BUILD)
 
 lint: deps $(BUILD)/CMakeCache.txt
 	@scripts/lint $(BUILD)

@@ -11,9 +11,14 @@
 
 namespace accel {
 
+struct ActivityTimeline;  // activity_timeline.hpp
+
 struct VerilatorOptions {
     std::string trace_path;             // FST waveform file; empty: no tracing
     uint64_t watchdog_cycles = 1000000; // no progress for this long: DeviceError
+    // When set, each run's per-unit busy/wait intervals are recorded here
+    // (activity_recorder.hpp); it costs a little simulation speed.
+    std::shared_ptr<ActivityTimeline> activity;
 };
 
 // The hardware configs a model was compiled for (CMake's ACCEL_HW_CONFIGS).

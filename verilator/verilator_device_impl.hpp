@@ -11,6 +11,7 @@
 #include "accel/csr.hpp"
 #include "accel/error.hpp"
 #include "accel/isa.hpp"
+#include "activity_recorder.hpp"
 #include "dram_model.hpp"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -42,6 +43,11 @@ public:
         }
         reset();
         check_identity();
+        if (options.activity) {  // model.cpp.in includes the root header for rootp
+            const auto& counters = top_->rootp->accel_top__DOT__counters_q;
+            recorder_ = std::make_unique<ActivityRecorder>(
+                counters.data(), sizeof(counters) / sizeof(uint32_t), options.activity.get());
+        }
     }
 
     ~VerilatorDevice() override {
@@ -120,6 +126,7 @@ private:
         top_->eval();
         dump();
         ++cycles_;
+        if (recorder_) recorder_->sample();
     }
 
     void cycle() {
@@ -249,6 +256,7 @@ private:
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<Model> top_;
     std::unique_ptr<VerilatedFstC> trace_;
+    std::unique_ptr<ActivityRecorder> recorder_;  // null unless options.activity
     uint64_t cycles_ = 0;
 };
 

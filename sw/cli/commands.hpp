@@ -9,6 +9,7 @@ namespace accel::cli {
 int run_conv2d(const std::vector<std::string>& args);
 int run_random(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);
+int run_bench(const std::vector<std::string>& args);
 int run_exec(const std::vector<std::string>& args);
 
 }  // namespace accel::cli

@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "usage: accel <command> [options]\n"
     "\n"
     "commands:\n"
+    "  bench    run a workload suite (resnet18) on a device: cycles and efficiency per layer\n"
     "  conv2d   run one int8 conv2d on a backend and write its output (.npy)\n"
     "  exec     run a raw instruction program (a DRAM image) on a device\n"
     "  plan     show how a conv2d layer is tiled on a hardware config\n"
@@ -38,6 +39,7 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "conv2d") return accel::cli::run_conv2d(rest);
     if (command == "random") return accel::cli::run_random(rest);
     if (command == "plan") return accel::cli::run_plan(rest);
+    if (command == "bench") return accel::cli::run_bench(rest);
     if (command == "exec") return accel::cli::run_exec(rest);
     throw accel::Error("unknown command '" + command + "' (run 'accel --help')");
 }

@@ -1,0 +1,419 @@
+// accel bench: run a workload suite layer by layer on a device and print, per layer,
+// how close each run comes to its roofline (docs/cli.md "accel bench"). Everything the
+// user can get wrong -- the workload, the layer selection, the outputs, a layer that
+// cannot be tiled, a missing Verilator model -- is checked before the first layer runs.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "accel/error.hpp"
+#include "accel/file_io.hpp"
+#include "accel/hw_config.hpp"
+#include "accel/hw_params.hpp"
+#include "accel/metrics.hpp"
+#include "accel/plan.hpp"
+#include "accel/reference.hpp"
+#include "accel/report.hpp"
+#include "accel/runtime.hpp"
+#include "accel/workload.hpp"
+#include "activity_timeline.hpp"
+#include "backends.hpp"
+#include "cli_util.hpp"
+#include "commands.hpp"
+
+namespace po = boost::program_options;
+using Json = nlohmann::ordered_json;
+
+namespace accel::cli {
+namespace {
+
+struct BenchArgs {
+    std::string suite, workload, layers, hw, json;
+    std::string backend = "verilator";
+    std::vector<std::string> timeline;
+    bool check = false;
+};
+
+po::options_description bench_options(BenchArgs& a) {
+    po::options_description d(
+        "usage: accel bench [--suite NAME | --workload FILE.yaml] [--layers L1,L2,...]\n"
+        "                   [--backend verilator|fsim] [--hw HW.yaml] [--check]\n"
+        "                   [--json FILE] [--timeline LAYER FILE.json]\n\n"
+        "Runs each conv2d layer of a workload on a device, with reproducible random data\n"
+        "seeded per layer, and prints one row per layer: cycles (measured, predicted by the\n"
+        "cost model, ideal GEMM issue, roofline), efficiency = roofline / cycles, DRAM bytes\n"
+        "read and written and their ratio to the compulsory traffic, each buffer's use of\n"
+        "its capacity, simulation speed and the --check result; then the totals.\n"
+        "Progress goes to stderr. Exit 1 when --check found a mismatch.\n\noptions");
+    d.add_options()
+        ("help,h", "show this help")
+        ("suite", po::value(&a.suite), "a built-in workload (configs/workloads/NAME.yaml); "
+                                       "default resnet18")
+        ("workload", po::value(&a.workload), "a workload YAML file instead of a suite")
+        ("layers", po::value(&a.layers), "comma-separated layer names to run, in this order "
+                                         "(default: all)")
+        ("backend", po::value(&a.backend), "verilator | fsim (default verilator); fsim "
+                                           "measures no cycles")
+        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("check", po::bool_switch(&a.check), "compare every output with the golden "
+                                             "reference; exit 1 on any mismatch")
+        ("json", po::value(&a.json), "write the per-layer reports (conv2d --report objects, "
+                                     "layer.name added) as a JSON list")
+        ("timeline", po::value(&a.timeline)->multitoken(),
+         "LAYER FILE.json: record that layer's per-unit load/compute/drain busy and wait "
+         "intervals (verilator backend)");
+    return d;
+}
+
+Workload load_bench_workload(const BenchArgs& a) {
+    if (!a.suite.empty() && !a.workload.empty()) {
+        throw Error("--suite/--workload: give one of them, not both");
+    }
+    if (!a.workload.empty()) return load_workload(a.workload);
+    return builtin_workload(a.suite.empty() ? "resnet18" : a.suite);
+}
+
+// The layers to run: all, or those --layers names, in its order.
+std::vector<const WorkloadLayer*> select_layers(const Workload& w, const std::string& list) {
+    std::vector<const WorkloadLayer*> out;
+    if (list.empty()) {
+        for (const WorkloadLayer& l : w.layers) out.push_back(&l);
+        return out;
+    }
+    std::vector<std::string> names;
+    for (const WorkloadLayer& l : w.layers) names.push_back(l.name);
+    std::set<std::string> seen;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = list.find(',', start);
+        const std::string name = list.substr(start, comma - start);
+        const WorkloadLayer* l = w.find(name);
+        if (l == nullptr) {
+            throw Error(fmt::format("--layers {}: no layer '{}' in workload '{}' (it has {})",
+                                    list, name, w.name, fmt::join(names, ", ")));
+        }
+        if (!seen.insert(name).second) {
+            throw Error(fmt::format("--layers {}: layer '{}' is named twice", list, name));
+        }
+        out.push_back(l);
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
+void check_writable_target(const std::string& option, const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) {
+        throw Error(fmt::format("{} {}: directory {} does not exist or is not writable", option,
+                                path, dir.string()));
+    }
+    if (fs::is_directory(path)) throw Error(fmt::format("{} {}: is a directory", option, path));
+}
+
+void check_outputs(const BenchArgs& a) {
+    const std::string timeline_file = a.timeline.size() == 2 ? a.timeline[1] : "";
+    const std::pair<const char*, const std::string*> outputs[] = {{"--json", &a.json},
+                                                                  {"--timeline", &timeline_file}};
+    for (const auto& [option, path] : outputs) {
+        if (path->empty()) continue;
+        check_writable_target(option, *path);
+        for (const std::string* in : {&a.workload, &a.hw}) {
+            if (!in->empty() && (*in == *path || same_file(*in, *path))) {
+                throw Error(fmt::format("{} {}: is also an input; refusing to overwrite it",
+                                        option, *path));
+            }
+        }
+    }
+    if (!a.json.empty() && (a.json == timeline_file || same_file(a.json, timeline_file))) {
+        throw Error(fmt::format("--timeline {}: is the same file as --json", timeline_file));
+    }
+}
+
+void check_backend_and_timeline(const BenchArgs& a, const std::vector<const WorkloadLayer*>& run) {
+    if (a.backend != "verilator" && a.backend != "fsim") {
+        throw Error(fmt::format("--backend {}: expected verilator or fsim (bench runs a device; "
+                                "the reference is what --check compares with)",
+                                a.backend));
+    }
+    if (a.timeline.empty()) return;
+    if (a.timeline.size() != 2) {
+        throw Error(fmt::format("--timeline: expected LAYER FILE.json, got {} value(s)",
+                                a.timeline.size()));
+    }
+    if (a.backend != "verilator") {
+        throw Error("--timeline: only the verilator backend measures unit activity");
+    }
+    for (const WorkloadLayer* l : run) {
+        if (l->name == a.timeline[0]) return;
+    }
+    throw Error(fmt::format("--timeline {}: not among the layers this run runs", a.timeline[0]));
+}
+
+struct LayerResult {
+    const WorkloadLayer* spec = nullptr;
+    Conv2dLayer layer;
+    Conv2dPlan plan;
+    Conv2dRun run;
+    std::optional<bool> exact;
+    std::string check_note;  // the first mismatches
+    size_t outputs = 0;
+    Json report;
+};
+
+// Every selected layer's plan, before anything runs: a layer that cannot be tiled is bad
+// input (exit 2), and must not surface after half the suite has run.
+std::vector<LayerResult> plan_layers(const Workload& w,
+                                     const std::vector<const WorkloadLayer*>& run,
+                                     const HwParams& hw) {
+    std::vector<LayerResult> out;
+    for (const WorkloadLayer* l : run) {
+        LayerResult r;
+        r.spec = l;
+        r.layer = workload_conv2d(w, *l);
+        try {
+            r.plan = plan_conv2d(r.layer, hw);
+        } catch (const Error& e) {
+            throw Error(fmt::format("layer {} ({}): {}", l->name, describe(*l), e.what()));
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+// Counts where the device and the reference differ, describing the first few.
+size_t compare(const TensorI8& got, const TensorI8& want, std::string& note) {
+    size_t mismatches = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        if (got.data[i] == want.data[i]) continue;
+        if (++mismatches <= 3) {
+            std::vector<int64_t> index(want.rank());
+            size_t rest = i;
+            for (size_t d = want.rank(); d-- > 0;) {
+                index[d] = static_cast<int64_t>(rest % static_cast<size_t>(want.shape[d]));
+                rest /= static_cast<size_t>(want.shape[d]);
+            }
+            note += fmt::format("{}y[{}]: device {}, reference {}", note.empty() ? "" : "; ",
+                                fmt::join(index, ","), got.data[i], want.data[i]);
+        }
+    }
+    return mismatches;
+}
+
+void run_layer(const Workload& w, const BenchArgs& a, const HwParams& hw,
+               const DeviceFactory& factory, LayerResult& r) {
+    const WorkloadCase c = make_workload_case(w, *r.spec);
+    r.layer = c.layer;
+    try {
+        r.run = run_conv2d(factory, hw, c.layer, r.plan, c.x, c.w, c.bias);
+    } catch (const DeviceError& e) {
+        throw DeviceError(fmt::format("layer {}: {}", r.spec->name, e.what()));
+    }
+    r.outputs = r.run.y.size();
+    if (a.check) {
+        const TensorI8 want = conv2d_reference(c.layer, c.x, c.w, c.bias);
+        const size_t bad = compare(r.run.y, want, r.check_note);
+        r.exact = bad == 0;
+        if (bad != 0) {
+            r.check_note = fmt::format("{} of {} outputs differ; {}", bad, want.size(),
+                                       r.check_note);
+        }
+    }
+    RunFacts facts;
+    facts.backend = a.backend;
+    facts.plan = &r.run.plan;
+    facts.counters = &r.run.counters;
+    facts.cycle_accurate = a.backend == "verilator";
+    facts.sim_seconds = r.run.device_seconds;
+    facts.bit_exact = r.exact;
+    r.report = conv2d_report(r.layer, hw, facts);
+    // The layer's name, first in the report's layer object, where a reader looks for it.
+    Json layer = {{"name", r.spec->name}};
+    for (const auto& [key, value] : r.report["layer"].items()) {
+        if (key != "name") layer[key] = value;
+    }
+    r.report["layer"] = layer;
+}
+
+// ---- the table: every figure is read from the report, so table and --json agree ----
+
+int64_t i64(const Json& j) { return j.is_null() ? 0 : j.get<int64_t>(); }
+
+std::string number(const Json& j) { return j.is_null() ? "-" : fmt::format("{}", i64(j)); }
+
+std::string kib(int64_t bytes) {
+    return fmt::format("{:.1f}", static_cast<double>(bytes) / 1024.0);
+}
+
+std::string ratio(int64_t a, int64_t b) {
+    return b > 0 ? fmt::format("{:.2f}", static_cast<double>(a) / static_cast<double>(b)) : "-";
+}
+
+std::string percent(const Json& buffer) {
+    const double cap = static_cast<double>(i64(buffer["capacity_bytes"]));
+    const double used = static_cast<double>(i64(buffer["used_bytes"]));
+    return cap > 0 ? fmt::format("{:.0f}", 100.0 * used / cap) : "-";
+}
+
+std::string rate(double cycles_per_second) {
+    if (!(cycles_per_second > 0) || !std::isfinite(cycles_per_second)) return "-";
+    if (cycles_per_second >= 1e6) return fmt::format("{:.2f}M", cycles_per_second / 1e6);
+    return fmt::format("{:.0f}k", cycles_per_second / 1e3);
+}
+
+std::string exact_cell(const std::optional<bool>& exact) {
+    return !exact.has_value() ? "-" : *exact ? "yes" : "NO";
+}
+
+constexpr const char* kRowFormat =
+    "{:<7} {:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9} {:>8} {:>5} {:>4} {:>4} {:>4} "
+    "{:>7} {:>5}\n";
+
+void print_table(const std::vector<LayerResult>& results, bool timed, bool checked) {
+    fmt::print(kRowFormat, "layer", "shape", "cycles", "predicted", "ideal", "roofline", "eff",
+               "rd KiB", "wr KiB", "/comp", "in%", "wt%", "acc%", "cyc/s", "exact");
+    int64_t cycles = 0, predicted = 0, ideal = 0, roofline = 0, rd = 0, wr = 0, comp = 0;
+    double seconds = 0;
+    for (const LayerResult& r : results) {
+        const Json& j = r.report;
+        const Json& b = j["buffers"];
+        const Json& cps = j["sim_cycles_per_second"];
+        fmt::print(kRowFormat, r.spec->name, describe(*r.spec), number(j["cycles"]),
+                   number(j["predicted_cycles"]), number(j["ideal_cycles"]),
+                   number(j["roofline_cycles"]),
+                   j["efficiency"].is_null() ? "-"
+                                             : fmt::format("{:.2f}", j["efficiency"].get<double>()),
+                   kib(i64(j["dram_read_bytes"])), kib(i64(j["dram_write_bytes"])),
+                   ratio(i64(j["dram_read_bytes"]) + i64(j["dram_write_bytes"]),
+                         i64(j["compulsory_dram_bytes"])),
+                   percent(b["input"]), percent(b["weight"]), percent(b["acc"]),
+                   rate(cps.is_null() ? 0.0 : cps.get<double>()), exact_cell(r.exact));
+        cycles += i64(j["cycles"]);
+        predicted += i64(j["predicted_cycles"]);
+        ideal += i64(j["ideal_cycles"]);
+        roofline += i64(j["roofline_cycles"]);
+        rd += i64(j["dram_read_bytes"]);
+        wr += i64(j["dram_write_bytes"]);
+        comp += i64(j["compulsory_dram_bytes"]);
+        seconds += j["sim_seconds"].get<double>();
+    }
+    size_t bad = 0;
+    for (const LayerResult& r : results) bad += r.exact.has_value() && !*r.exact;
+    const std::optional<bool> all_exact =
+        checked ? std::optional<bool>(bad == 0) : std::nullopt;
+    fmt::print(kRowFormat, "total", fmt::format("{} layers", results.size()),
+               timed ? fmt::format("{}", cycles) : "-", predicted, ideal, roofline,
+               timed ? ratio(roofline, cycles) : "-", kib(rd), kib(wr), ratio(rd + wr, comp), "",
+               "", "", timed ? rate(static_cast<double>(cycles) / seconds) : "-",
+               exact_cell(all_exact));
+    if (timed) {
+        fmt::print("\ntotal: {} cycles against a roofline of {}: efficiency {}; {:.2f} s of "
+                   "device wall time, {} cycles/s\n",
+                   cycles, roofline, ratio(roofline, cycles), seconds,
+                   rate(static_cast<double>(cycles) / seconds));
+    } else {
+        fmt::print("\ntotal: {:.2f} s of device wall time (fsim measures no cycles)\n", seconds);
+    }
+}
+
+// One line per layer, for a reader (and `make sim`) who wants the verdict alone.
+void print_check(const std::vector<LayerResult>& results) {
+    fmt::print("\n");
+    for (const LayerResult& r : results) {
+        if (*r.exact) {
+            fmt::print("{:<7} bit-exact: all {} outputs match the golden reference\n",
+                       r.spec->name, r.outputs);
+        } else {
+            fmt::print("{:<7} NOT bit-exact: {}\n", r.spec->name, r.check_note);
+        }
+    }
+}
+
+Json timeline_json(const LayerResult& r, const HwParams& hw, const ActivityTimeline& t) {
+    Json units = Json::object();
+    for (size_t u = 0; u < t.units.size(); ++u) {
+        Json busy = Json::array(), wait = Json::array();
+        for (const ActivityInterval& i : t.units[u].busy) busy.push_back({i.begin, i.end});
+        for (const ActivityInterval& i : t.units[u].wait) wait.push_back({i.begin, i.end});
+        units[ActivityTimeline::kUnitNames[u]] = {{"busy", busy}, {"wait", wait}};
+    }
+    return {{"layer", r.spec->name}, {"shape", describe(*r.spec)}, {"hw", hw.config.name},
+            {"backend", "verilator"}, {"cycles", t.cycles},
+            {"unit_busy_cycles", r.report["unit_busy_cycles"]},
+            {"unit_wait_cycles", r.report["unit_wait_cycles"]}, {"units", units}};
+}
+
+// The device factory exists before anything runs: a missing Verilator model for --hw
+// is bad input, found by building a small device once.
+DeviceFactory checked_factory(const std::string& backend, const VerilatorOptions& options,
+                              const HwParams& hw) {
+    DeviceFactory f = device_factory(backend, options);
+    f(hw, 4096);
+    return f;
+}
+
+}  // namespace
+
+int run_bench(const std::vector<std::string>& args) {
+    BenchArgs a;
+    const po::options_description desc = bench_options(a);
+    if (!parse_options(args, desc)) return 0;
+    const Workload w = load_bench_workload(a);
+    const std::vector<const WorkloadLayer*> selected = select_layers(w, a.layers);
+    check_backend_and_timeline(a, selected);
+    check_outputs(a);
+    const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
+    std::vector<LayerResult> results = plan_layers(w, selected, hw);
+    const DeviceFactory factory = checked_factory(a.backend, {}, hw);
+
+    auto timeline = std::make_shared<ActivityTimeline>();
+    for (size_t i = 0; i < results.size(); ++i) {
+        LayerResult& r = results[i];
+        std::cerr << fmt::format("[{}/{}] {} {} ...\n", i + 1, results.size(), r.spec->name,
+                                 describe(*r.spec))
+                  << std::flush;
+        if (!a.timeline.empty() && r.spec->name == a.timeline[0]) {
+            VerilatorOptions options;
+            options.activity = timeline;
+            run_layer(w, a, hw, device_factory(a.backend, options), r);
+        } else {
+            run_layer(w, a, hw, factory, r);
+        }
+    }
+    fmt::print("workload {} on {} (hw {}), {} layer(s)\n\n", w.name, a.backend, hw.config.name,
+               results.size());
+    print_table(results, a.backend == "verilator", a.check);
+    if (a.check) print_check(results);
+    std::fflush(stdout);
+    if (!a.json.empty()) {
+        Json list = Json::array();
+        for (const LayerResult& r : results) list.push_back(r.report);
+        write_file_atomic(a.json, list.dump(2) + "\n");
+    }
+    if (!a.timeline.empty()) {
+        for (const LayerResult& r : results) {
+            if (r.spec->name == a.timeline[0]) {
+                write_file_atomic(a.timeline[1], timeline_json(r, hw, *timeline).dump() + "\n");
+            }
+        }
+    }
+    bool exact = true;
+    for (const LayerResult& r : results) exact = exact && r.exact.value_or(true);
+    return exact ? 0 : 1;
+}
+
+}  // namespace accel::cli
