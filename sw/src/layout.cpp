@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "accel/lowering.hpp"
+
 namespace accel {
 namespace {
 
@@ -95,18 +97,20 @@ std::vector<int32_t> fold_input_zero_point(const Conv2dLayer& layer, const Tenso
     return out;
 }
 
-std::vector<uint8_t> build_dram_image(const Conv2dLayer& layer, const HwParams& hw,
+std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParams& hw,
                                       const Conv2dProgram& program, const TensorI8& x,
                                       const TensorI8& w, const std::vector<int32_t>& bias) {
     const DramLayout& d = program.layout;
+    const Conv2dLayer& layer = program.layer;
     std::vector<uint8_t> mem(d.dram_bytes, 0);
     for (size_t i = 0; i < program.insns.size(); ++i) {
         const isa::InsnWord word = isa::encode(program.insns[i]);
         std::memcpy(&mem[d.program.base + i * isa::kInsnBytes], word.data(), word.size());
     }
-    pack_input(layer, hw, d, x, mem);
-    pack_weights(layer, hw, d, w, mem);
-    pack_params(layer, hw, d, fold_input_zero_point(layer, w, bias), mem);
+    pack_input(layer, hw, d, lower_input(original, program.lowering, x), mem);
+    pack_weights(layer, hw, d, lower_weights(original, program.lowering, w), mem);
+    // The lowered weights only add zero taps: the original's sums are the same.
+    pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem);
     std::memset(&mem[d.zx_row.base], static_cast<uint8_t>(layer.params.input_zero_point),
                 d.zx_row.bytes);
     return mem;

@@ -2,6 +2,7 @@
 // with a quick analytical estimate, and schedule the best few through the cost model,
 // which predicts the cycles the RTL takes; the fewest predicted cycles wins.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -104,12 +105,36 @@ void predict(const Conv2dLayer& l, const HwParams& hw, Conv2dPlan& plan) {
     plan.instructions = static_cast<int64_t>(program.insns.size());
 }
 
+// The best plan of one (possibly lowered) layer, or nothing when no tile fits.
+std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering& lowering,
+                                    const HwParams& hw) {
+    const Conv2dLayer layer = lower_layer(original, lowering);
+    std::vector<Candidate> all = candidates(layer, hw);
+    if (all.empty()) return std::nullopt;
+    constexpr size_t kExact = 24;  // candidates scheduled through the cost model
+    const size_t keep = std::min(kExact, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep), all.end(),
+                      [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
+    Conv2dPlan best;
+    for (size_t i = 0; i < keep; ++i) {
+        Conv2dPlan p = all[i].plan;
+        p.lowering = lowering;
+        predict(original, hw, p);
+        if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
+    }
+    return best;
+}
+
 }  // namespace
 
 Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);
-    std::vector<Candidate> all = candidates(layer, hw);
-    if (all.empty()) {
+    std::optional<Conv2dPlan> best;
+    for (const Lowering& lowering : lowerings_for(layer, hw)) {
+        std::optional<Conv2dPlan> p = best_plan(layer, lowering, hw);
+        if (p && (!best || p->predicted_cycles < best->predicted_cycles)) best = p;
+    }
+    if (!best) {
         // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
         // buffer. Kept so that a future ISA limit cannot fail silently.
         const Conv2dPlan smallest = make_plan(layer, hw, TileSizes{}, LoopOrder::WeightsOuter);
@@ -120,17 +145,7 @@ Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
             smallest.acc.entries, smallest.acc.depth, smallest.prm.entries * smallest.prm.buffers,
             smallest.prm.depth));
     }
-    constexpr size_t kExact = 24;  // candidates scheduled through the cost model
-    const size_t keep = std::min(kExact, all.size());
-    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep), all.end(),
-                      [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
-    Conv2dPlan best;
-    for (size_t i = 0; i < keep; ++i) {
-        Conv2dPlan p = all[i].plan;
-        predict(layer, hw, p);
-        if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
-    }
-    return best;
+    return *best;
 }
 
 }  // namespace accel

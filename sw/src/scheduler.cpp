@@ -422,10 +422,13 @@ DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
     return d;
 }
 
-Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
+Conv2dProgram schedule_conv2d(const Conv2dLayer& original, const HwParams& hw,
                               const Conv2dPlan& plan) {
+    const Conv2dLayer layer = lower_layer(original, plan.lowering);
     DramLayout layout = make_dram_layout(layer, hw, plan);
     Conv2dProgram program = Emitter(layer, hw, plan, layout).run();
+    program.layer = layer;
+    program.lowering = plan.lowering;
     // The instructions go first in DRAM: shift every other region up behind them.
     const uint32_t program_bytes = align64(program.insns.size() * isa::kInsnBytes);
     if (uint64_t{layout.dram_bytes} + program_bytes > std::numeric_limits<uint32_t>::max()) {

@@ -7,6 +7,7 @@
 
 #include "accel/conv2d.hpp"
 #include "accel/hw_params.hpp"
+#include "accel/lowering.hpp"
 
 namespace accel {
 
@@ -36,6 +37,9 @@ struct TileSizes {
 };
 
 struct Conv2dPlan {
+    // The rewrite the host applies first (lowering.hpp); the tile sizes, blocks and
+    // footprints below are those of the lowered layer.
+    Lowering lowering;
     TileSizes tile;
     LoopOrder order = LoopOrder::WeightsOuter;
     BufferUse inp, wgt, acc, prm;
@@ -49,7 +53,7 @@ struct Conv2dPlan {
     int64_t instructions = 0;
 };
 
-// Footprints of `tile` for `layer` (largest tile), with double-buffering wherever two
+// Footprints of `tile` for `layer` (largest tile, no lowering), with double-buffering wherever two
 // copies fit. Used by the planner and by the property tests.
 Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
                      LoopOrder order);

@@ -31,6 +31,8 @@ struct DramLayout {
 };
 
 struct Conv2dProgram {
+    Conv2dLayer layer;                   // the lowered layer the instructions compute
+    Lowering lowering;                   // how the host rewrites the tensors for it
     std::vector<isa::Insn> insns;
     DramLayout layout;
     int64_t gemm_steps = 0;              // sum of the GEMMs' reduction steps
@@ -38,10 +40,12 @@ struct Conv2dProgram {
     int64_t drain_bytes = 0;             // DRAM bytes the DRAINs write
 };
 
+// For the lowered layer.
 DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
                             const Conv2dPlan& plan);
 
-// Throws accel::Error when the layer's DRAM image would not fit 32-bit addresses.
+// Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the
+// layer's DRAM image would not fit 32-bit addresses.
 Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
                               const Conv2dPlan& plan);
 
