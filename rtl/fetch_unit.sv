@@ -72,7 +72,7 @@ module fetch_unit #(
     localparam int INSN_BYTES = IB / 8;                        // 64
     localparam int BEATS = (BEAT_BYTES >= INSN_BYTES) ? 1 : INSN_BYTES / BEAT_BYTES;
     localparam int BTW = (BEATS > 1) ? $clog2(BEATS) : 1;      // beat index bits
-    localparam int SLOTS = 4;                                  // instructions read ahead
+    localparam int SLOTS = accel_isa_pkg::FETCH_SLOTS;         // instructions read ahead
     localparam int SW = $clog2(SLOTS);                         // slot index bits
     localparam int CW = $clog2(SLOTS + 1);                     // slot/burst count bits
     localparam int OB = $clog2(INSN_BYTES);                    // address bits within an instruction

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <iterator>
+#include <map>
 
 namespace accel {
 namespace {
@@ -16,6 +18,9 @@ constexpr int64_t kDoneCycles = 3;       // last completion to done
 constexpr int64_t kGemmPipeline = 5;     // first issue to last ACC write
 constexpr int64_t kDrainPipeline = 5;    // ACC read to the first W beat
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
+constexpr int64_t kReadTurnaround = 3;   // a read burst's slot: cycles beyond latency + beats
+constexpr int64_t kWriteTurnaround = 3;  // a write burst's slot: cycles beyond latency + beats
+constexpr int64_t kMaxBurstBeats = 16;   // AXI INCR bursts the RTL issues
 
 enum Queue { kLd2Cp, kCp2Ld, kCp2Dr, kDr2Cp };
 
@@ -29,13 +34,58 @@ struct Tokens {
     }
 };
 
+// The DRAM data path: one beat per cycle, shared by every read and write. The units
+// are modelled in program order, not time order, so a transfer modelled later may
+// really happen earlier (a LOAD that starts while the previous tile's DRAIN waits for
+// its GEMM): each takes the first free cycles from its ready time on, filling gaps.
+class BusCalendar {
+public:
+    // Moves `n` beats in the first free cycles at or after `t`; returns the cycle after
+    // the last one.
+    int64_t take(int64_t t, int64_t n) {
+        while (n > 0) {
+            auto next = busy_.upper_bound(t);
+            if (next != busy_.begin()) {
+                auto prev = std::prev(next);
+                if (prev->second > t) t = prev->second;  // t is inside a busy interval
+            }
+            next = busy_.upper_bound(t);
+            const int64_t gap_end = next == busy_.end() ? t + n : next->first;
+            const int64_t end = std::min(gap_end, t + n);
+            n -= end - t;
+            insert(t, end, next);
+            t = end;
+        }
+        return t;
+    }
+
+private:
+    // Adds [begin, end), merging it with the neighbours it touches.
+    void insert(int64_t begin, int64_t end, std::map<int64_t, int64_t>::iterator next) {
+        if (next != busy_.end() && next->first == end) {
+            end = next->second;
+            next = busy_.erase(next);
+        }
+        if (next != busy_.begin()) {
+            auto prev = std::prev(next);
+            if (prev->second == begin) {
+                prev->second = end;
+                return;
+            }
+        }
+        busy_.emplace_hint(next, begin, end);
+    }
+
+    std::map<int64_t, int64_t> busy_;  // start -> end, disjoint, never touching
+};
+
 struct Machine {
     explicit Machine(const HwParams& params) : hw(params) {}
     const HwParams& hw;
     Tokens tokens;
     std::array<int64_t, 3> unit_free{};        // load, compute, drain
     std::array<std::deque<int64_t>, 3> slots;  // completion times of queued instructions
-    int64_t bus_free = 0;
+    BusCalendar bus;
     int64_t fetch_time = 0;
     CostPrediction out;
 
@@ -44,38 +94,74 @@ struct Machine {
 
     // Moves `n` beats over the bus no earlier than `t`; returns when the last one moved.
     int64_t transfer(int64_t t, int64_t n) {
-        const int64_t begin = std::max(t, bus_free);
-        bus_free = begin + n;
         out.bus_beats += n;
-        return bus_free;
+        return bus.take(t, n);
     }
 };
+
+// Bursts of a run of `beats` contiguous beats: at most 16 beats each (4 KiB page
+// crossings are rare in our layouts and ignored).
+int64_t bursts_of(int64_t beats) { return (beats + kMaxBurstBeats - 1) / kMaxBurstBeats; }
+
+// Cycles to stream `beats` beats in bursts of `burst_beats` on average when at most
+// max_outstanding bursts may be in flight and each holds its slot for a round trip of
+// latency + its beats + `overhead` cycles (Little's law); at least one beat per cycle.
+int64_t stream_cycles(const Machine& m, int64_t beats, double burst_beats, int64_t overhead) {
+    const double in_flight = double(m.hw.config.dram_max_outstanding) * burst_beats;
+    const double round_trip = double(m.latency()) + burst_beats + double(overhead);
+    const double rate = std::min(1.0, in_flight / round_trip);
+    return static_cast<int64_t>(double(beats) / rate + 0.5);
+}
 
 int64_t load_duration(Machine& m, const isa::Load& l, int64_t start) {
     const uint32_t entry = l.buffer == isa::Buffer::Inp ? m.hw.inp_entry_bytes
                          : l.buffer == isa::Buffer::Wgt ? m.hw.wgt_entry_bytes
                                                         : m.hw.prm_entry_bytes;
-    const int64_t data_entries = int64_t{l.z_size} * l.y_size * l.x_size;
+    const int64_t rows = int64_t{l.z_size} * l.y_size;
+    const int64_t row_beats = m.beats(int64_t{l.x_size} * entry);
+    const int64_t beats = rows * row_beats;
+    const double burst_beats = double(row_beats) / double(bursts_of(row_beats));
     const int64_t all_entries = int64_t{l.z_size} * (l.pad_top + l.y_size + l.pad_bottom) *
                                 (l.pad_left + l.x_size + l.pad_right);
-    const int64_t data_end = m.transfer(start + m.latency() + 2, m.beats(data_entries * entry));
+    const int64_t first = start + m.latency() + 2;
+    const int64_t data_end = std::max(m.transfer(first, beats),
+                                      first + stream_cycles(m, beats, burst_beats, kReadTurnaround));
     return std::max(data_end, start + all_entries) + 1;
+}
+
+// The DRAIN's output in DRAM: runs of contiguous beats, which the writer coalesces into
+// bursts. Entries of a row are contiguous when dram_x is one entry; rows and then
+// output-channel blocks join the run when their strides continue it.
+int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
+    const int64_t entry = int64_t{m.hw.batch} * m.hw.block_out;
+    if (d.dram_x != entry) return m.beats(entry);
+    int64_t run = int64_t{d.n_x} * entry;
+    if (d.dram_y == run) {
+        run *= d.n_y;
+        if (d.dram_kb == run) run *= d.n_kb;
+    }
+    return m.beats(run);
 }
 
 int64_t drain_end(Machine& m, const isa::Drain& d, int64_t start) {
     const int64_t entries = int64_t{d.n_kb} * d.n_y * d.n_x;
     const int64_t n = m.beats(entries * m.hw.batch * m.hw.block_out);
-    const int64_t data_end = m.transfer(start + kDrainPipeline, n);
+    const int64_t run = drain_run_beats(m, d);
+    const double burst_beats = double(run) / double(bursts_of(run));
+    const int64_t first = start + kDrainPipeline;
+    const int64_t data_end = std::max(m.transfer(first, n),
+                                      first + stream_cycles(m, n, burst_beats, kWriteTurnaround));
     return data_end + m.latency() + 2;  // the last B response
 }
 
 // Executes one instruction of unit `u`; returns its completion time.
-int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch) {
+int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int64_t& start_out) {
     const isa::Tokens t = isa::tokens_of(insn);
     int64_t start = std::max(dispatch, m.unit_free[static_cast<size_t>(u)]);
     const Queue prev_pop = u == 1 ? kLd2Cp : kCp2Dr, next_pop = u == 0 ? kCp2Ld : kDr2Cp;
     if (t.pop_prev) start = std::max(start, m.tokens.pop(prev_pop));
     if (t.pop_next) start = std::max(start, m.tokens.pop(next_pop));
+    start_out = start;
     int64_t end = start;
     if (const auto* l = std::get_if<isa::Load>(&insn)) {
         end = load_duration(m, *l, start);
@@ -96,29 +182,57 @@ int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch) {
     return end;
 }
 
+
+// Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
+// slots, requested once a slot is free; once its beats are in, it is checked for a
+// cycle and dispatched the next, when its unit's queue has room. A slot frees at
+// dispatch. Returns the cycle in which instruction `i` is dispatched.
+struct Fetch {
+    explicit Fetch(Machine& machine) : m(machine) {}
+    Machine& m;
+    std::array<int64_t, kFetchSlots> slot_free{};  // by i % kFetchSlots
+    int64_t last_request = kStartCycles - 1, last_arrival = 0, last_dispatch = 0;
+
+    int64_t dispatch(size_t i, int64_t queue_room) {
+        const int64_t beats = m.beats(isa::kInsnBytes);
+        int64_t& slot = slot_free[i % kFetchSlots];
+        const int64_t request = std::max(last_request + 1, slot);
+        const int64_t arrival = std::max(m.transfer(request + 1 + m.latency(), beats), last_arrival);
+        const int64_t at = std::max({arrival + 1, last_dispatch + 2, queue_room});
+        last_request = request;
+        last_arrival = arrival;
+        last_dispatch = at;
+        slot = at + 1;
+        return at;
+    }
+};
+
 }  // namespace
 
-CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw) {
+CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw,
+                              std::vector<InsnTime>* timeline) {
     Machine m(hw);
-    const int64_t insn_beats = m.beats(isa::kInsnBytes);
+    Fetch fetch(m);
     int64_t last = kStartCycles;
-    m.fetch_time = kStartCycles + m.latency();
-    for (const isa::Insn& insn : program) {
-        // Fetch streams instructions in order; it waits while the target queue is full.
-        m.fetch_time += insn_beats;
-        m.out.bus_beats += insn_beats;
+    for (size_t i = 0; i < program.size(); ++i) {
+        const isa::Insn& insn = program[i];
         const int u = std::holds_alternative<isa::Load>(insn)   ? 0
                     : std::holds_alternative<isa::Gemm>(insn)   ? 1
                     : std::holds_alternative<isa::Drain>(insn)  ? 2
                                                                 : -1;
-        if (u < 0) break;  // FINISH
-        auto& slots = m.slots[static_cast<size_t>(u)];
-        if (slots.size() == kUnitQueueDepth) {
-            m.fetch_time = std::max(m.fetch_time, slots.front() + 1);
-            slots.pop_front();
+        // A full queue holds fetch until its oldest instruction completes.
+        int64_t room = 0;
+        auto* slots = u < 0 ? nullptr : &m.slots[static_cast<size_t>(u)];
+        if (slots != nullptr && slots->size() == kUnitQueueDepth) {
+            room = slots->front() + 1;
+            slots->pop_front();
         }
-        const int64_t end = execute(m, insn, u, m.fetch_time + 1);
-        slots.push_back(end);
+        const int64_t dispatched = fetch.dispatch(i, room);
+        if (u < 0) break;  // FINISH
+        int64_t start = 0;
+        const int64_t end = execute(m, insn, u, dispatched + 1, start);
+        if (timeline != nullptr) timeline->push_back({u, start, end});
+        slots->push_back(end);
         last = std::max(last, end);
     }
     m.out.cycles = last + kDoneCycles;

@@ -93,19 +93,8 @@ std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
     return out;
 }
 
-// Fills the plan's predictions from its schedule.
-void predict(const Conv2dLayer& l, const HwParams& hw, Conv2dPlan& plan) {
-    const Conv2dProgram program = schedule_conv2d(l, hw, plan);
-    const CostPrediction cost = predict_cycles(program.insns, hw);
-    plan.predicted_cycles = cost.cycles;
-    plan.ideal_cycles = cost.gemm_steps;
-    plan.dram_read_bytes = program.load_bytes +
-                           static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
-    plan.dram_write_bytes = program.drain_bytes;
-    plan.instructions = static_cast<int64_t>(program.insns.size());
-}
-
-// The best plan of one (possibly lowered) layer, or nothing when no tile fits.
+// The best of the candidates of one (possibly lowered) layer by the cost model, or
+// nothing when no tile fits. Only the best few by the estimate are scheduled.
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering& lowering,
                                     const HwParams& hw) {
     const Conv2dLayer layer = lower_layer(original, lowering);
@@ -119,13 +108,36 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering&
     for (size_t i = 0; i < keep; ++i) {
         Conv2dPlan p = all[i].plan;
         p.lowering = lowering;
-        predict(original, hw, p);
+        predict_plan(original, hw, p);
         if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
     }
     return best;
 }
 
 }  // namespace
+
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan) {
+    const Conv2dProgram program = schedule_conv2d(layer, hw, plan);
+    const CostPrediction cost = predict_cycles(program.insns, hw);
+    plan.predicted_cycles = cost.cycles;
+    plan.ideal_cycles = cost.gemm_steps;
+    plan.dram_read_bytes = program.load_bytes +
+                           static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
+    plan.dram_write_bytes = program.drain_bytes;
+    plan.instructions = static_cast<int64_t>(program.insns.size());
+}
+
+std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw) {
+    validate(layer);
+    std::vector<Conv2dPlan> out;
+    for (const Lowering& lowering : lowerings_for(layer, hw)) {
+        for (Candidate& c : candidates(lower_layer(layer, lowering), hw)) {
+            c.plan.lowering = lowering;
+            out.push_back(c.plan);
+        }
+    }
+    return out;
+}
 
 Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);

@@ -58,6 +58,8 @@ std::string sv_fields() {
     std::string s = "// Instruction fields: NAME_LO is the first bit, NAME_W the width.\n";
     s += "localparam INSN_BITS = " + std::to_string(accel::isa::kInsnBytes * 8) + ";\n";
     s += "localparam OPCODE_LO = 0;\nlocalparam OPCODE_W = 4;\n";
+    s += "localparam FETCH_SLOTS = " + std::to_string(accel::kFetchSlots) +
+         ";  // instructions fetch reads ahead\n";
     s += fmt::format("localparam [3:0] OP_LOAD = 4'd{};\n", int(Opcode::Load));
     s += fmt::format("localparam [3:0] OP_GEMM = 4'd{};\n", int(Opcode::Gemm));
     s += fmt::format("localparam [3:0] OP_DRAIN = 4'd{};\n", int(Opcode::Drain));

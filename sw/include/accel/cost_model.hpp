@@ -17,8 +17,17 @@ struct CostPrediction {
     int64_t bus_beats = 0;    // data beats on the DRAM bus, instructions included
 };
 
+// When one instruction ran in the model: its unit (0 load, 1 compute, 2 drain) and
+// its start and completion cycles.
+struct InsnTime {
+    int unit = 0;
+    int64_t start = 0, end = 0;
+};
+
 // For streams in which every token is pushed earlier in program order than it is
 // popped (all the scheduler emits).
-CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw);
+// `timeline`, when given, receives one InsnTime per LOAD, GEMM and DRAIN in program order.
+CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw,
+                              std::vector<InsnTime>* timeline = nullptr);
 
 }  // namespace accel

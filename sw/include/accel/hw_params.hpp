@@ -12,6 +12,7 @@ namespace accel {
 // Architectural constants (docs/isa.md).
 constexpr uint32_t kPrmDepth = 64;        // parameter table entries (output-channel blocks)
 constexpr uint32_t kUnitQueueDepth = 8;   // instructions per unit, counting the executing one
+constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
 constexpr uint32_t kTokenMax = 255;       // tokens a dependency queue can hold
 constexpr uint32_t kMaxSramDepth = 65536; // 16-bit SRAM addresses
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "accel/conv2d.hpp"
 #include "accel/hw_params.hpp"
@@ -60,6 +61,15 @@ Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSiz
 
 // True when every buffer footprint fits and the tile respects the ISA's field limits.
 bool plan_fits(const Conv2dPlan& plan);
+
+// Every plan the planner chooses from: each lowering of the layer (lowering.hpp) with
+// each tiling of the lowered layer that fits, unpredicted. The test-only exhaustive
+// oracle predicts them all.
+std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw);
+
+// Fills the plan's predicted_cycles, ideal_cycles, DRAM bytes and instruction count from
+// its schedule through the cost model (cost_model.hpp).
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan);
 
 // Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
 // saying which buffer is short, and by how much, when not even the smallest tile fits.
