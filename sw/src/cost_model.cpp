@@ -186,25 +186,37 @@ int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int6
 // Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
 // slots, requested once a slot is free; once its beats are in, it is checked for a
 // cycle and dispatched the next, when its unit's queue has room. A slot frees at
-// dispatch. Returns the cycle in which instruction `i` is dispatched.
+// dispatch, and the instruction kFetchSlots on is requested at once: its beats are
+// placed on the bus before anything the later instructions move, as the DRAM answers
+// reads in the order it accepted them.
 struct Fetch {
-    explicit Fetch(Machine& machine) : m(machine) {}
+    Fetch(Machine& machine, size_t count) : m(machine), arrival(count + kFetchSlots, 0) {
+        for (size_t i = 0; i < kFetchSlots; ++i) request(i, kStartCycles + int64_t(i));
+    }
     Machine& m;
-    std::array<int64_t, kFetchSlots> slot_free{};  // by i % kFetchSlots
-    int64_t last_request = kStartCycles - 1, last_arrival = 0, last_dispatch = 0;
+    std::vector<int64_t> arrival;  // by instruction: the cycle its last beat is in
+    int64_t last_request = 0, last_arrival = 0, last_dispatch = 0;
 
-    int64_t dispatch(size_t i, int64_t queue_room) {
-        const int64_t beats = m.beats(isa::kInsnBytes);
-        int64_t& slot = slot_free[i % kFetchSlots];
-        const int64_t request = std::max(last_request + 1, slot);
-        const int64_t arrival = std::max(m.transfer(request + 1 + m.latency(), beats), last_arrival);
-        const int64_t at = std::max({arrival + 1, last_dispatch + 2, queue_room});
+    void request(size_t i, int64_t t) {
+        if (i >= arrival.size()) return;
+        const int64_t request = std::max(last_request + 1, t);
+        const int64_t first = request + 1 + m.latency();
+        arrival[i] = std::max(m.transfer(first, m.beats(isa::kInsnBytes)), last_arrival);
         last_request = request;
-        last_arrival = arrival;
+        last_arrival = arrival[i];
+    }
+
+    // The cycle in which instruction `i` is dispatched, its queue having room from
+    // `queue_room` on.
+    int64_t dispatch(size_t i, int64_t queue_room) {
+        const int64_t at = std::max({arrival[i] + 1, last_dispatch + 2, queue_room});
         last_dispatch = at;
-        slot = at + 1;
         return at;
     }
+    // Instruction `i`, dispatched at `at`, frees its slot: the next request goes out.
+    // Called after `i` itself is modelled: a LOAD dispatched in the same cycle wins the
+    // read arbiter for its first burst.
+    void freed(size_t i, int64_t at) { request(i + kFetchSlots, at + 1); }
 };
 
 }  // namespace
@@ -212,7 +224,7 @@ struct Fetch {
 CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw,
                               std::vector<InsnTime>* timeline) {
     Machine m(hw);
-    Fetch fetch(m);
+    Fetch fetch(m, program.size());
     int64_t last = kStartCycles;
     for (size_t i = 0; i < program.size(); ++i) {
         const isa::Insn& insn = program[i];
@@ -231,6 +243,7 @@ CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwPar
         if (u < 0) break;  // FINISH
         int64_t start = 0;
         const int64_t end = execute(m, insn, u, dispatched + 1, start);
+        fetch.freed(i, dispatched);
         if (timeline != nullptr) timeline->push_back({u, start, end});
         slots->push_back(end);
         last = std::max(last, end);
