@@ -9,6 +9,7 @@
 
 #include "accel/cost_model.hpp"
 #include "accel/error.hpp"
+#include "accel/isa.hpp"
 #include "accel/plan.hpp"
 #include "accel/scheduler.hpp"
 
@@ -55,17 +56,29 @@ int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) 
     const int64_t beats = load_beats + out_bytes / hw.beat_bytes;
     const int64_t steps = p.nb * l.out_h() * l.out_w() * p.kb * l.shape.r * l.shape.s * p.cb;
     const int64_t latency = hw.config.dram_latency_cycles;
+    // Instructions: a GEMM per step, the LOADs that step needs, a DRAIN per tile; fetch
+    // reads each over the same bus.
+    const int64_t wgt_insns = t.s == l.shape.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
+    const int64_t insns = steps_total + inp_loads + wgt_loads * wgt_insns + tiles;
+    const int64_t insn_beats = insns * ((isa::kInsnBytes + hw.beat_bytes - 1) / hw.beat_bytes);
+    // A step cannot be shorter than its GEMM, nor than its own loads when the GEMM is
+    // too short to hide them behind the previous step.
+    const int64_t per_step_gemm = steps / std::max<int64_t>(1, steps_total) + 8;
+    const int64_t per_step_load = (load_beats + insn_beats) / std::max<int64_t>(1, steps_total) +
+                                  (inp_loads + wgt_loads > p.nb ? latency : 0);
+    const int64_t stepped = steps_total * std::max(per_step_gemm, per_step_load);
     const int64_t prologue = latency + (inp_tile + wgt_tile) / hw.beat_bytes;
     const int64_t epilogue = latency + out_tile / hw.beat_bytes;
     int64_t serial = 0;  // loads that cannot overlap compute in a single buffer
     if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
     if (p.acc.buffers == 1) serial += out_bytes / hw.beat_bytes + latency * tiles;
-    return std::max(steps + 8 * tiles * chunks, beats) + prologue + epilogue + serial;
+    return std::max(stepped, beats + insn_beats) + prologue + epilogue + serial;
 }
 
 struct Candidate {
     int64_t estimate;
-    Conv2dPlan plan;
+    TileSizes tile;
+    LoopOrder order;
 };
 
 // Every tiling that fits, largest tiles first; the loops stop growing a tile dimension
@@ -86,7 +99,7 @@ std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
                         for (int64_t ow : ows)
                             for (LoopOrder order : {LoopOrder::WeightsOuter, LoopOrder::SpatialOuter}) {
                                 const Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, order);
-                                if (plan_fits(p)) out.push_back({estimate(l, hw, p), p});
+                                if (plan_fits(p)) out.push_back({estimate(l, hw, p), p.tile, order});
                             }
                     }
                 }
@@ -94,21 +107,28 @@ std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
 }
 
 // The best of the candidates of one (possibly lowered) layer by the cost model, or
-// nothing when no tile fits. Only the best few by the estimate are scheduled.
+// nothing when no tile fits. Candidates are scheduled in the order of the estimate
+// until a budget of scheduled instructions is spent: small layers, whose programs are
+// short and whose fixed costs the estimate ranks worst, get nearly all their tile
+// space searched; large ones the best few.
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering& lowering,
                                     const HwParams& hw) {
     const Conv2dLayer layer = lower_layer(original, lowering);
     std::vector<Candidate> all = candidates(layer, hw);
     if (all.empty()) return std::nullopt;
-    constexpr size_t kExact = 24;  // candidates scheduled through the cost model
-    const size_t keep = std::min(kExact, all.size());
-    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep), all.end(),
+    constexpr size_t kAtLeast = 12;     // candidates always scheduled
+    constexpr size_t kAtMost = 256;     // candidates ever scheduled
+    constexpr int64_t kBudget = 12000;  // instructions scheduled per lowering, past kAtLeast
+    const size_t ranked = std::min(kAtMost, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<long>(ranked), all.end(),
                       [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
     Conv2dPlan best;
-    for (size_t i = 0; i < keep; ++i) {
-        Conv2dPlan p = all[i].plan;
+    int64_t spent = 0;
+    for (size_t i = 0; i < ranked && (i < kAtLeast || spent < kBudget); ++i) {
+        Conv2dPlan p = make_plan(layer, hw, all[i].tile, all[i].order);
         p.lowering = lowering;
         predict_plan(original, hw, p);
+        spent += p.instructions;
         if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
     }
     return best;
@@ -131,9 +151,10 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     validate(layer);
     std::vector<Conv2dPlan> out;
     for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        for (Candidate& c : candidates(lower_layer(layer, lowering), hw)) {
-            c.plan.lowering = lowering;
-            out.push_back(c.plan);
+        const Conv2dLayer lowered = lower_layer(layer, lowering);
+        for (const Candidate& c : candidates(lowered, hw)) {
+            out.push_back(make_plan(lowered, hw, c.tile, c.order));
+            out.back().lowering = lowering;
         }
     }
     return out;
