@@ -96,11 +96,17 @@ std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
                     if (!make_plan(l, hw, {1, 1, kb, cb, r, s}, LoopOrder::WeightsOuter).wgt.fits()) continue;
                     for (int64_t oh : ohs) {
                         if (!plan_fits(make_plan(l, hw, {oh, 1, kb, cb, r, s}, LoopOrder::WeightsOuter))) continue;
-                        for (int64_t ow : ows)
+                        for (int64_t ow : ows) {
+                            // With one output-channel tile or one spatial tile both loop
+                            // orders give the same program: keep one.
+                            const bool one_order = kb == blocks.kb ||
+                                                   (oh == l.out_h() && ow == l.out_w());
                             for (LoopOrder order : {LoopOrder::WeightsOuter, LoopOrder::SpatialOuter}) {
+                                if (one_order && order == LoopOrder::SpatialOuter) continue;
                                 const Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, order);
                                 if (plan_fits(p)) out.push_back({estimate(l, hw, p), p.tile, order});
                             }
+                        }
                     }
                 }
     return out;
@@ -116,9 +122,9 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering&
     const Conv2dLayer layer = lower_layer(original, lowering);
     std::vector<Candidate> all = candidates(layer, hw);
     if (all.empty()) return std::nullopt;
-    constexpr size_t kAtLeast = 12;     // candidates always scheduled
+    constexpr size_t kAtLeast = 8;      // candidates always scheduled
     constexpr size_t kAtMost = 256;     // candidates ever scheduled
-    constexpr int64_t kBudget = 12000;  // instructions scheduled per lowering, past kAtLeast
+    constexpr int64_t kBudget = 6000;   // instructions scheduled per lowering, past kAtLeast
     const size_t ranked = std::min(kAtMost, all.size());
     std::partial_sort(all.begin(), all.begin() + static_cast<long>(ranked), all.end(),
                       [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
