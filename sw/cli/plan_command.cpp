@@ -11,6 +11,7 @@
 #include "accel/hw_config.hpp"
 #include "accel/hw_params.hpp"
 #include "accel/metrics.hpp"
+#include "accel/lowering.hpp"
 #include "accel/npy.hpp"
 #include "accel/plan.hpp"
 #include "accel/report.hpp"
@@ -70,6 +71,15 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
     fmt::print("hw       {}: {}x{} core, batch {}, {}-bit AXI, DRAM latency {}\n",
                hw.config.name, hw.block_in, hw.block_out, hw.batch, hw.beat_bytes * 8,
                hw.config.dram_latency_cycles);
+    if (p.lowering.kind != LoweringKind::None) {
+        // Blocks, tiles and footprints below are those of the layer the device runs.
+        const Conv2dLayer d = lower_layer(l, p.lowering);
+        fmt::print("lowering {}: the device runs {}x{}x{}x{} -> {}, kernel {}x{}, stride {},{}, "
+                   "dilation {},{}\n",
+                   lowering_name(p.lowering), d.shape.n, d.shape.h, d.shape.w, d.shape.c,
+                   d.shape.k, d.shape.r, d.shape.s, d.params.stride_h, d.params.stride_w,
+                   d.params.dilation_h, d.params.dilation_w);
+    }
     fmt::print("blocks   {} batch x {} input-channel x {} output-channel blocks\n", p.nb,
                p.cb, p.kb);
     fmt::print("tile     {} output rows x {} output cols x {} output-channel blocks; "

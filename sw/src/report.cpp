@@ -28,7 +28,8 @@ Json buffer_json(const BufferUse& b) {
 }  // namespace
 
 Json plan_json(const Conv2dPlan& p) {
-    return {{"tile", {{"out_rows", p.tile.oh}, {"out_cols", p.tile.ow},
+    return {{"lowering", lowering_name(p.lowering)},
+            {"tile", {{"out_rows", p.tile.oh}, {"out_cols", p.tile.ow},
                       {"out_channel_blocks", p.tile.kb}, {"in_channel_blocks", p.tile.cb},
                       {"kernel_rows", p.tile.r}, {"kernel_cols", p.tile.s},
                       {"loop_order", loop_order_name(p.order)}}},
@@ -58,6 +59,7 @@ Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts&
         r["dram_read_bytes"] = c.load_bytes + c.fetch_bytes;
         r["dram_write_bytes"] = c.drain_bytes;
         r["buffers"] = plan["buffers"];
+        r["lowering"] = plan["lowering"];
         r["tile"] = plan["tile"];
         r["gemm_steps"] = c.gemm_steps;
         r["instructions"] = f.plan->instructions;

@@ -325,3 +325,28 @@ TEST(BenchHelp, ListsEveryOption) {
 }
 
 }  // namespace
+
+namespace accel::e2e {
+namespace {
+
+// accel plan names the host-side rewrite it chose, in text and JSON: the blocks and
+// tiles it prints are those of the rewritten layer, which a reader must be told.
+TEST(CliPlan, NamesTheLowering) {
+    TempDir dir("plan-lowering");
+    const RunResult stem = run_accel({"plan", "--shape", "1,224,224,3", "--kernel", "7",
+                                      "--out-channels", "64", "--stride", "2", "--pad", "3"});
+    ASSERT_EQ(stem.exit_code, 0) << stem.err;
+    EXPECT_NE(stem.out.find("lowering pack 5 kernel columns"), std::string::npos) << stem.out;
+    const RunResult pointwise =
+        run_accel({"plan", "--shape", "1,56,56,64", "--kernel", "1", "--out-channels", "128",
+                   "--stride", "2", "--json", dir.file("plan.json")});
+    ASSERT_EQ(pointwise.exit_code, 0) << pointwise.err;
+    EXPECT_NE(pointwise.out.find("lowering subsample"), std::string::npos) << pointwise.out;
+    const RunResult plain = run_accel({"plan", "--shape", "1,8,8,32", "--kernel", "3",
+                                       "--out-channels", "16", "--pad", "1"});
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("lowering"), std::string::npos) << plain.out;
+}
+
+}  // namespace
+}  // namespace accel::e2e
