@@ -94,7 +94,8 @@ TEST(Planner, RandomLayersAndConfigsFitAndCoverExactlyOnce) {
 }
 
 TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
-    // 2x112x64x16 NHWC input, 3x3x16x16 weights: 1,605,632 int32 accumulators untiled.
+    // 2x112x64x16 NHWC input, 3x3x16x16 weights, pad 1: 229,376 int32 accumulators
+    // (7 Mbit) untiled, 3.5x the buffer (docs/tiling.md, worked example B).
     HwConfig c = default_hw_config();
     c.acc_kib = 256;  // 2 Mbit
     const HwParams hw = derive_params(c);
