@@ -93,6 +93,9 @@ private:
     std::vector<Tile> tiles() const;
     std::vector<Chunk> chunks() const;
     void emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last);
+    void emit_first_step_sliced(const Tile& t, size_t tile_index, const Chunk& c, bool first,
+                                bool last);
+    bool slicing_pays(const Tile& t, const Chunk& c) const;
     int64_t load_inputs(const Tile& t, const Chunk& c);
     int64_t load_weights(const Tile& t, const Chunk& c);
     int64_t load_params(const Tile& t, size_t tile_index);
@@ -171,6 +174,11 @@ Conv2dProgram Emitter::run() {
 
 void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                         bool last) {
+    if (step_ == 0 && t.kb.size > 1 && c.s.size == l_.shape.s && slicing_pays(t, c)) {
+        emit_first_step_sliced(t, tile_index, c, first, last);
+        ++step_;
+        return;
+    }
     const size_t first_load = out_.insns.size();
     int64_t wait = -1;
     wait = std::max(wait, load_params(t, tile_index));
@@ -183,6 +191,45 @@ void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool f
     }
     emit_gemm(t, tile_index, c, first, last, loaded);
     ++step_;
+}
+
+// Slicing pays when one block's GEMM hides the next block's weights behind it: each
+// slice LOAD pays the DRAM latency on its own.
+bool Emitter::slicing_pays(const Tile& t, const Chunk& c) const {
+    const int64_t gemm = t.oh.size * t.ow.size * c.r.size * c.s.size * c.cb.size;
+    const int64_t slice_beats = c.r.size * c.s.size * c.cb.size * hw_.wgt_entry_bytes / hw_.beat_bytes;
+    return gemm >= hw_.config.dram_latency_cycles + slice_beats;
+}
+
+// The program's first step, nothing to overlap with yet: its weights are loaded one
+// output-channel block at a time, each followed by the GEMM of that block, so the core
+// starts after one block's weights instead of all of them. Same sums, same ACC entries.
+void Emitter::emit_first_step_sliced(const Tile& t, size_t tile_index, const Chunk& c,
+                                     bool first, bool last) {
+    load_params(t, tile_index);
+    load_weights(t, c);  // one LOAD of all t.kb planes (whole kernel rows): sliced below
+    const isa::Load all = std::get<isa::Load>(out_.insns.back());
+    out_.insns.pop_back();
+    load_inputs(t, c);
+    const uint32_t plane = static_cast<uint32_t>(c.r.size * c.s.size * c.cb.size);
+    const bool ring = plan_.kb > hw_.prm_depth;
+    for (int64_t kb = 0; kb < t.kb.size; ++kb) {
+        isa::Load slice = all;
+        slice.z_size = 1;
+        slice.sram_base = all.sram_base + static_cast<uint32_t>(kb) * plane;
+        slice.dram_base = all.dram_base + static_cast<uint32_t>(kb) * all.dram_z_stride;
+        slice.tokens.push_next = true;
+        out_.insns.push_back(slice);
+        Tile one = t;
+        one.kb = {t.kb.begin + kb, 1};
+        const bool last_block = kb + 1 == t.kb.size;
+        emit_gemm(one, tile_index, c, first, last && last_block, true);
+        auto& g = std::get<isa::Gemm>(out_.insns.back());
+        g.acc_base += static_cast<uint32_t>(kb) * g.acc_kb;
+        g.wgt_base += static_cast<uint32_t>(kb) * plane;
+        if (ring) g.prm_base += static_cast<uint32_t>(kb);
+        if (!last_block) gemm_index_.pop_back();  // the step's GEMM is its last one
+    }
 }
 
 // The first LOAD of this step pops a cp2ld token, pushed by a GEMM no earlier than
