@@ -124,7 +124,7 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering&
     if (all.empty()) return std::nullopt;
     constexpr size_t kAtLeast = 8;      // candidates always scheduled
     constexpr size_t kAtMost = 256;     // candidates ever scheduled
-    constexpr int64_t kBudget = 6000;   // instructions scheduled per lowering, past kAtLeast
+    constexpr int64_t kBudget = 6000;  // instructions scheduled per lowering, past kAtLeast
     const size_t ranked = std::min(kAtMost, all.size());
     std::partial_sort(all.begin(), all.begin() + static_cast<long>(ranked), all.end(),
                       [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
