@@ -9,6 +9,8 @@
 #include <iterator>
 #include <map>
 
+#include "accel/int_math.hpp"
+
 namespace accel {
 namespace {
 
@@ -86,10 +88,9 @@ struct Machine {
     std::array<int64_t, 3> unit_free{};        // load, compute, drain
     std::array<std::deque<int64_t>, 3> slots;  // completion times of queued instructions
     BusCalendar bus;
-    int64_t fetch_time = 0;
     CostPrediction out;
 
-    int64_t beats(int64_t bytes) const { return (bytes + hw.beat_bytes - 1) / hw.beat_bytes; }
+    int64_t beats(int64_t bytes) const { return ceil_div(bytes, hw.beat_bytes); }
     int64_t latency() const { return hw.config.dram_latency_cycles; }
 
     // Moves `n` beats over the bus no earlier than `t`; returns when the last one moved.
@@ -101,7 +102,7 @@ struct Machine {
 
 // Bursts of a run of `beats` contiguous beats: at most 16 beats each (4 KiB page
 // crossings are rare in our layouts and ignored).
-int64_t bursts_of(int64_t beats) { return (beats + kMaxBurstBeats - 1) / kMaxBurstBeats; }
+int64_t bursts_of(int64_t beats) { return ceil_div(beats, kMaxBurstBeats); }
 
 // Cycles to stream `beats` beats in bursts of `burst_beats` on average when at most
 // max_outstanding bursts may be in flight and each holds its slot for a round trip of
@@ -181,7 +182,6 @@ int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int6
     m.unit_free[static_cast<size_t>(u)] = end + kUnitTurnaround;
     return end;
 }
-
 
 // Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
 // slots, requested once a slot is free; once its beats are in, it is checked for a

@@ -1,5 +1,6 @@
 // Host-side rewrites of a conv2d (lowering.hpp explains each).
 #include "accel/lowering.hpp"
+#include "accel/int_math.hpp"
 
 #include <algorithm>
 
@@ -7,8 +8,6 @@
 
 namespace accel {
 namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The input pixel at padded coordinates (y, x), or zx where they fall in the padding.
 struct PaddedInput {

@@ -1,12 +1,11 @@
 #include "accel/metrics.hpp"
+#include "accel/int_math.hpp"
 
 #include <algorithm>
 #include <vector>
 
 namespace accel {
 namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // How many of `in` positions along one axis some output tap reads.
 int64_t positions_read(int64_t in, int64_t out, int64_t kernel, int stride, int pad,

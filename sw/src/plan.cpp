@@ -2,11 +2,10 @@
 #include <algorithm>
 
 #include "accel/plan.hpp"
+#include "accel/int_math.hpp"
 
 namespace accel {
 namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Entries of `buffers` copies when two fit, else one.
 BufferUse use(int64_t entries, int64_t entry_bytes, int64_t depth) {

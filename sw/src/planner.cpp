@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "accel/cost_model.hpp"
+#include "accel/int_math.hpp"
 #include "accel/error.hpp"
 #include "accel/isa.hpp"
 #include "accel/plan.hpp"
@@ -15,8 +16,6 @@
 
 namespace accel {
 namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Tile sizes worth trying along an extent: every ceil(n/k), i.e. the sizes that split
 // n into k nearly equal tiles (no size between two of them uses fewer tiles).
@@ -60,7 +59,7 @@ int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) 
     // reads each over the same bus.
     const int64_t wgt_insns = t.s == l.shape.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
     const int64_t insns = steps_total + inp_loads + wgt_loads * wgt_insns + tiles;
-    const int64_t insn_beats = insns * ((isa::kInsnBytes + hw.beat_bytes - 1) / hw.beat_bytes);
+    const int64_t insn_beats = insns * ceil_div(isa::kInsnBytes, hw.beat_bytes);
     // A step cannot be shorter than its GEMM, nor than its own loads when the GEMM is
     // too short to hide them behind the previous step.
     const int64_t per_step_gemm = steps / std::max<int64_t>(1, steps_total) + 8;
