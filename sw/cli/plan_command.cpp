@@ -95,7 +95,10 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
                    kib(b->capacity_bytes()),
                    100.0 * static_cast<double>(b->used_bytes()) /
                        static_cast<double>(b->capacity_bytes()),
-                   b->buffers == 2 ? "double" : b->buffers == 1 ? "single" : "ring of 4");
+                   b->resident        ? fmt::format("resident: {} tiles, each loaded once", b->buffers)
+                   : b->buffers == 2 ? std::string("double")
+                   : b->buffers == 1 ? std::string("single")
+                                     : fmt::format("ring of {}", b->buffers));
     }
     fmt::print("dram     read {} B, write {} B: {:.2f}x the compulsory {} B\n",
                p.dram_read_bytes, p.dram_write_bytes,

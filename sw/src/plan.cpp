@@ -7,13 +7,19 @@
 namespace accel {
 namespace {
 
-// Entries of `buffers` copies when two fit, else one.
-BufferUse use(int64_t entries, int64_t entry_bytes, int64_t depth) {
+// Every one of the layer's `distinct` tiles at once when they all fit (never reloaded,
+// never waited for), else two copies when two fit, else one.
+BufferUse use(int64_t entries, int64_t distinct, int64_t entry_bytes, int64_t depth) {
     BufferUse u;
     u.entries = entries;
     u.entry_bytes = entry_bytes;
     u.depth = depth;
-    u.buffers = 2 * entries <= depth ? 2 : 1;
+    if (distinct > 1 && distinct * entries <= depth) {
+        u.buffers = distinct;
+        u.resident = true;
+    } else {
+        u.buffers = 2 * entries <= depth ? 2 : 1;
+    }
     return u;
 }
 
@@ -35,9 +41,20 @@ Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSiz
     plan.kb = ceil_div(s.k, hw.block_out);
     const int64_t span_h = (tile.oh - 1) * p.stride_h + (tile.r - 1) * p.dilation_h + 1;
     const int64_t span_w = (tile.ow - 1) * p.stride_w + (tile.s - 1) * p.dilation_w + 1;
-    plan.inp = use(tile.cb * span_h * span_w, hw.inp_entry_bytes, hw.inp_depth);
-    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, hw.wgt_entry_bytes, hw.wgt_depth);
-    plan.acc = use(tile.kb * tile.oh * tile.ow, hw.acc_entry_bytes, hw.acc_depth);
+    // Distinct tiles: weights differ by output-channel tile and reduction chunk, inputs
+    // by batch block, spatial tile and chunk.
+    const int64_t chunks = ceil_div(plan.cb, tile.cb) * ceil_div(s.r, tile.r) * ceil_div(s.s, tile.s);
+    const int64_t wgt_tiles = ceil_div(plan.kb, tile.kb) * chunks;
+    const int64_t inp_tiles = plan.nb * ceil_div(layer.out_h(), tile.oh) *
+                              ceil_div(layer.out_w(), tile.ow) * chunks;
+    plan.inp = use(tile.cb * span_h * span_w, inp_tiles, hw.inp_entry_bytes, hw.inp_depth);
+    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, hw.wgt_entry_bytes,
+                   hw.wgt_depth);
+    // Accumulators: a ring of three tiles when three fit, so that a tile's DRAIN has two
+    // tiles' GEMMs, not one, before its slot is needed again (the DRAIN shares the bus
+    // with the loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
+    plan.acc = use(tile.kb * tile.oh * tile.ow, 1, hw.acc_entry_bytes, hw.acc_depth);
+    if (3 * plan.acc.entries <= hw.acc_depth) plan.acc.buffers = 3;
     // Parameters: every output-channel block at once when they fit, else a ring of four
     // tiles' worth (scheduler.cpp explains why four).
     plan.prm.entry_bytes = hw.prm_entry_bytes;

@@ -49,6 +49,8 @@ int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) 
         wgt_loads = weights_outer ? p.nb * kb_t : (kb_t == 1 ? p.nb : tiles);
         inp_loads = weights_outer ? (spatial == 1 ? p.nb : tiles) : p.nb * spatial;
     }
+    if (p.wgt.resident) wgt_loads = p.wgt.buffers;  // each distinct tile once
+    if (p.inp.resident) inp_loads = p.inp.buffers;
     const int64_t out_tile = t.kb * t.oh * t.ow * hw.batch * hw.block_out;
     const int64_t out_bytes = p.nb * p.kb * l.out_h() * l.out_w() * hw.batch * hw.block_out;
     const int64_t load_beats = (inp_loads * inp_tile + wgt_loads * wgt_tile) / hw.beat_bytes;

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "accel/error.hpp"
+#include "accel/int_math.hpp"
 
 namespace accel {
 namespace {
@@ -54,23 +55,48 @@ struct Chunk {
     Extent cb, r, s;
 };
 
-// Tracks the versions loaded into one double- or single-buffered SRAM region.
+// Tracks what one SRAM region holds: either versions loaded in turn into its one or two
+// halves, or (resident) every distinct tile in its own slot, each loaded once.
 template <typename Key>
 struct BufferTrack {
     int64_t halves = 1;
-    int64_t half_entries = 0;
-    std::vector<int64_t> last_use;  // by version: last step that read it
-    std::optional<Key> resident;    // key of the newest version
+    int64_t half_entries = 0;          // entries of a half, or of a resident slot
+    bool resident_slots = false;
+    std::vector<int64_t> last_use;     // by version: last step that read it
+    std::optional<Key> resident;       // key of the newest version
+    std::vector<bool> slot_loaded;     // resident: by slot
+    uint32_t current = 0;              // base of the tile the next GEMM reads
 
     int64_t version() const { return static_cast<int64_t>(last_use.size()) - 1; }
-    uint32_t base() const { return static_cast<uint32_t>((version() % halves) * half_entries); }
+    uint32_t base() const { return current; }
+    // True when `key` (in resident `slot`) is already in SRAM; makes it current.
+    bool holds(const Key& key, int64_t slot) {
+        if (resident_slots) {
+            if (!slot_loaded[static_cast<size_t>(slot)]) return false;
+            current = static_cast<uint32_t>(slot * half_entries);
+            return true;
+        }
+        return resident == key;
+    }
     // Loads a new version; returns the step that must finish before it may be written
     // (the last reader of the half it overwrites), or -1.
-    int64_t load(const Key& key) {
+    int64_t load(const Key& key, int64_t slot) {
         last_use.push_back(-1);
         resident = key;
+        if (resident_slots) {
+            slot_loaded[static_cast<size_t>(slot)] = true;
+            current = static_cast<uint32_t>(slot * half_entries);
+            return -1;
+        }
+        current = static_cast<uint32_t>((version() % halves) * half_entries);
         const int64_t previous = version() - halves;
         return previous >= 0 ? last_use[static_cast<size_t>(previous)] : -1;
+    }
+    void init(const BufferUse& use, int64_t depth) {
+        resident_slots = use.resident;
+        halves = use.resident ? 1 : use.buffers;
+        half_entries = use.resident ? use.entries : depth / use.buffers;
+        if (use.resident) slot_loaded.assign(static_cast<size_t>(use.buffers), false);
     }
 };
 
@@ -79,12 +105,15 @@ public:
     Emitter(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPlan& plan,
             const DramLayout& dram)
         : l_(layer), hw_(hw), plan_(plan), dram_(dram) {
-        inp_.halves = plan.inp.buffers;
-        inp_.half_entries = hw.inp_depth / plan.inp.buffers;
-        wgt_.halves = plan.wgt.buffers;
-        wgt_.half_entries = hw.wgt_depth / plan.wgt.buffers;
+        inp_.init(plan.inp, hw.inp_depth);
+        wgt_.init(plan.wgt, hw.wgt_depth);
         oh_n_ = layer.out_h();
         ow_n_ = layer.out_w();
+        tiles_oh_ = ceil_div(oh_n_, plan.tile.oh);
+        tiles_ow_ = ceil_div(ow_n_, plan.tile.ow);
+        chunks_r_ = ceil_div(layer.shape.r, plan.tile.r);
+        chunks_s_ = ceil_div(layer.shape.s, plan.tile.s);
+        chunks_ = ceil_div(plan.cb, plan.tile.cb) * chunks_r_ * chunks_s_;
     }
 
     Conv2dProgram run();
@@ -110,13 +139,21 @@ private:
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
+    // A chunk's index among the tile's reduction chunks (resident slots are by tile and chunk).
+    int64_t chunk_index(const Chunk& c) const {
+        return (c.cb.begin / plan_.tile.cb * chunks_r_ + c.r.begin / plan_.tile.r) * chunks_s_ +
+               c.s.begin / plan_.tile.s;
+    }
+
     int64_t oh_n_ = 0, ow_n_ = 0;
+    int64_t tiles_oh_ = 1, tiles_ow_ = 1, chunks_r_ = 1, chunks_s_ = 1, chunks_ = 1;
     Conv2dProgram out_;
     BufferTrack<InpKey> inp_;
     BufferTrack<WgtKey> wgt_;
     std::vector<size_t> gemm_index_;        // by step: index of its GEMM in out_.insns
     std::vector<int64_t> tile_first_step_;  // by tile
     int64_t step_ = 0;
+    int64_t prm_loaded_ = 0;                // blocks [0, prm_loaded_) are in PRM (all fit)
     int64_t last_token_gemm_ = -1;          // the GEMM that pushed the latest cp2ld token
     size_t tiles_total_ = 0;
 };
@@ -246,8 +283,10 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
     const Conv2dParams& p = l_.params;
     const InpKey key{t.nb, t.oh.begin, t.oh.size, t.ow.begin, t.ow.size, c.cb.begin,
                      c.cb.size, c.r.begin, c.r.size, c.s.begin, c.s.size};
-    if (inp_.resident == key) return -1;
-    const int64_t wait = inp_.load(key);
+    const int64_t slot = (t.nb * tiles_oh_ + t.oh.begin / plan_.tile.oh) * tiles_ow_ +
+                         t.ow.begin / plan_.tile.ow;
+    if (inp_.holds(key, slot * chunks_ + chunk_index(c))) return -1;
+    const int64_t wait = inp_.load(key, slot * chunks_ + chunk_index(c));
     const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
     const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
     // Window origin in the host-padded DRAM image.
@@ -291,8 +330,9 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
 int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
     const WgtKey key{t.kb.begin, t.kb.size, c.cb.begin, c.cb.size,
                      c.r.begin,  c.r.size,  c.s.begin,  c.s.size};
-    if (wgt_.resident == key) return -1;
-    const int64_t wait = wgt_.load(key);
+    const int64_t slot = t.kb.begin / plan_.tile.kb * chunks_ + chunk_index(c);
+    if (wgt_.holds(key, slot)) return -1;
+    const int64_t wait = wgt_.load(key, slot);
     const Conv2dShape& s = l_.shape;
     const int64_t e = hw_.wgt_entry_bytes;
     // DRAM [KB][R][S][CB]; SRAM [kb][r][s][cb]. With all S columns, (r, s) rows share one
@@ -331,24 +371,38 @@ int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
     return wait;
 }
 
-// All parameters load once when they fit the table; otherwise each tile loads its
-// blocks into a ring of four slots. The slot of tile i was last used by tile i-4, whose
-// DRAIN finished before the first GEMM of tile i-2 started (that GEMM waits, through
-// dr2cp, for the DRAIN of tile i-3 or i-4 to free its ACC half). So waiting for that
-// GEMM is enough.
+// When every block's parameters fit the table, each block is loaded once, at the first
+// tile that needs it, together with the blocks that follow up to a LOAD whose beats
+// match the DRAM latency (fewer, larger LOADs cost less latency; loading all of them
+// before the first GEMM would delay it). Tiles reach the blocks in increasing order, so
+// the loaded ones are a prefix.
+// Otherwise each tile loads its blocks into a ring of four slots. The slot of tile i was
+// last used by tile i-4, whose DRAIN read it. With A ACC slots (at most 3: plan.cpp)
+// the first GEMM of tile j waits, through dr2cp, for the DRAIN of tile j-A to free its
+// slot; so waiting for the first GEMM of tile i-4+A, earlier than tile i, is enough.
 int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
-    const bool all_at_once = plan_.kb <= hw_.prm_depth;
-    if (step_ != tile_first_step_[tile_index] || (all_at_once && tile_index > 0)) return -1;
+    const bool all_fit = plan_.kb <= hw_.prm_depth;
+    const int64_t end = t.kb.begin + t.kb.size;
+    if (step_ != tile_first_step_[tile_index] || (all_fit && end <= prm_loaded_)) return -1;
     isa::Load ld;
     ld.buffer = isa::Buffer::Prm;
-    ld.sram_base = all_at_once ? 0 : prm_slot(t, tile_index);  // all: blocks 0..KB-1
-    ld.dram_base = static_cast<uint32_t>(dram_.params.base +
-                                         (all_at_once ? 0 : t.kb.begin) * hw_.prm_entry_bytes);
-    ld.x_size = static_cast<uint32_t>(all_at_once ? plan_.kb : t.kb.size);
+    if (all_fit) {
+        const int64_t group = ceil_div(hw_.config.dram_latency_cycles * hw_.beat_bytes,
+                                       int64_t{hw_.prm_entry_bytes});
+        const int64_t last = std::min(plan_.kb, std::max(end, prm_loaded_ + group));
+        ld.sram_base = static_cast<uint32_t>(prm_loaded_);
+        ld.dram_base = static_cast<uint32_t>(dram_.params.base + prm_loaded_ * hw_.prm_entry_bytes);
+        ld.x_size = static_cast<uint32_t>(last - prm_loaded_);
+        prm_loaded_ = last;
+    } else {
+        ld.sram_base = prm_slot(t, tile_index);
+        ld.dram_base = static_cast<uint32_t>(dram_.params.base + t.kb.begin * hw_.prm_entry_bytes);
+        ld.x_size = static_cast<uint32_t>(t.kb.size);
+    }
     out_.insns.push_back(ld);
     out_.load_bytes += ld.x_size * hw_.prm_entry_bytes;
-    if (all_at_once || tile_index < 4) return -1;
-    return tile_first_step_[tile_index - 2];
+    if (all_fit || tile_index < 4) return -1;
+    return tile_first_step_[tile_index - 4 + static_cast<size_t>(plan_.acc.buffers)];
 }
 
 // PRM entry of the tile's first output-channel block: its own block when all parameters

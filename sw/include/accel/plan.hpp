@@ -18,11 +18,13 @@ enum class LoopOrder {
 };
 const char* loop_order_name(LoopOrder order);
 
-// One on-chip buffer's use: `entries` of the largest tile, times `buffers` (2 when
-// double-buffered), against the buffer's depth.
+// One on-chip buffer's use: `entries` of the largest tile, times `buffers` copies, against
+// the buffer's depth. Copies are 2 when double-buffered, or, when `resident`, one for
+// every distinct tile of the layer: each is loaded once and never overwritten.
 struct BufferUse {
     int64_t entries = 0;
     int64_t buffers = 1;
+    bool resident = false;
     int64_t entry_bytes = 0;
     int64_t depth = 0;
     int64_t used_bytes() const { return entries * buffers * entry_bytes; }
