@@ -45,6 +45,15 @@ public:
     // Moves `n` beats in the first free cycles at or after `t`; returns the cycle after
     // the last one.
     int64_t take(int64_t t, int64_t n) {
+        // Most transfers start after everything booked so far: extend or append.
+        if (n > 0 && (busy_.empty() || busy_.rbegin()->second <= t)) {
+            if (!busy_.empty() && busy_.rbegin()->second == t) {
+                busy_.rbegin()->second = t + n;
+            } else {
+                busy_.emplace_hint(busy_.end(), t, t + n);
+            }
+            return t + n;
+        }
         while (n > 0) {
             auto next = busy_.upper_bound(t);
             if (next != busy_.begin()) {

@@ -29,24 +29,42 @@ const char* loop_order_name(LoopOrder order) {
     return order == LoopOrder::WeightsOuter ? "weights-outer" : "spatial-outer";
 }
 
+TilingExtents tiling_extents(const Conv2dLayer& layer, const HwParams& hw) {
+    TilingExtents e;
+    e.out_h = layer.out_h();
+    e.out_w = layer.out_w();
+    e.r = layer.shape.r;
+    e.s = layer.shape.s;
+    e.nb = ceil_div(layer.shape.n, hw.batch);
+    e.cb = ceil_div(layer.shape.c, hw.block_in);
+    e.kb = ceil_div(layer.shape.k, hw.block_out);
+    e.stride_h = layer.params.stride_h;
+    e.stride_w = layer.params.stride_w;
+    e.dilation_h = layer.params.dilation_h;
+    e.dilation_w = layer.params.dilation_w;
+    return e;
+}
+
 Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
                      LoopOrder order) {
-    const Conv2dShape& s = layer.shape;
-    const Conv2dParams& p = layer.params;
+    return make_plan(tiling_extents(layer, hw), hw, tile, order);
+}
+
+Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order) {
     Conv2dPlan plan;
     plan.tile = tile;
     plan.order = order;
-    plan.nb = ceil_div(s.n, hw.batch);
-    plan.cb = ceil_div(s.c, hw.block_in);
-    plan.kb = ceil_div(s.k, hw.block_out);
-    const int64_t span_h = (tile.oh - 1) * p.stride_h + (tile.r - 1) * p.dilation_h + 1;
-    const int64_t span_w = (tile.ow - 1) * p.stride_w + (tile.s - 1) * p.dilation_w + 1;
+    plan.nb = e.nb;
+    plan.cb = e.cb;
+    plan.kb = e.kb;
+    const int64_t span_h = (tile.oh - 1) * e.stride_h + (tile.r - 1) * e.dilation_h + 1;
+    const int64_t span_w = (tile.ow - 1) * e.stride_w + (tile.s - 1) * e.dilation_w + 1;
     // Distinct tiles: weights differ by output-channel tile and reduction chunk, inputs
     // by batch block, spatial tile and chunk.
-    const int64_t chunks = ceil_div(plan.cb, tile.cb) * ceil_div(s.r, tile.r) * ceil_div(s.s, tile.s);
-    const int64_t wgt_tiles = ceil_div(plan.kb, tile.kb) * chunks;
-    const int64_t inp_tiles = plan.nb * ceil_div(layer.out_h(), tile.oh) *
-                              ceil_div(layer.out_w(), tile.ow) * chunks;
+    const int64_t chunks = ceil_div(e.cb, tile.cb) * ceil_div(e.r, tile.r) * ceil_div(e.s, tile.s);
+    const int64_t wgt_tiles = ceil_div(e.kb, tile.kb) * chunks;
+    const int64_t inp_tiles = e.nb * ceil_div(e.out_h, tile.oh) * ceil_div(e.out_w, tile.ow) * chunks;
     plan.inp = use(tile.cb * span_h * span_w, inp_tiles, hw.inp_entry_bytes, hw.inp_depth);
     plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, hw.wgt_entry_bytes,
                    hw.wgt_depth);
@@ -55,8 +73,8 @@ Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSiz
     // with the loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
     plan.acc = use(tile.kb * tile.oh * tile.ow, 1, hw.acc_entry_bytes, hw.acc_depth);
     if (3 * plan.acc.entries <= hw.acc_depth) plan.acc.buffers = 3;
-    // Parameters: every output-channel block at once when they fit, else a ring of four
-    // tiles' worth (scheduler.cpp explains why four).
+    // Parameters: every output-channel block when they all fit (each loaded at the first
+    // tile that needs it), else a ring of four tiles' worth (scheduler.cpp explains why).
     plan.prm.entry_bytes = hw.prm_entry_bytes;
     plan.prm.depth = hw.prm_depth;
     if (plan.kb <= hw.prm_depth) {

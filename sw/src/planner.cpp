@@ -31,12 +31,11 @@ std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
 // A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
 // the larger of the GEMM issue cycles and the bus beats, plus what cannot overlap (the
 // first loads, the last drain) and per-step overheads.
-int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
+int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p) {
     const TileSizes& t = p.tile;
-    const int64_t oh_t = ceil_div(l.out_h(), t.oh), ow_t = ceil_div(l.out_w(), t.ow);
+    const int64_t oh_t = ceil_div(l.out_h, t.oh), ow_t = ceil_div(l.out_w, t.ow);
     const int64_t kb_t = ceil_div(p.kb, t.kb);
-    const int64_t chunks = ceil_div(p.cb, t.cb) * ceil_div(l.shape.r, t.r) *
-                           ceil_div(l.shape.s, t.s);
+    const int64_t chunks = ceil_div(p.cb, t.cb) * ceil_div(l.r, t.r) * ceil_div(l.s, t.s);
     const int64_t tiles = p.nb * oh_t * ow_t * kb_t;
     const int64_t spatial = oh_t * ow_t;
     const int64_t inp_tile = p.inp.entries * hw.inp_entry_bytes;
@@ -52,14 +51,14 @@ int64_t estimate(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) 
     if (p.wgt.resident) wgt_loads = p.wgt.buffers;  // each distinct tile once
     if (p.inp.resident) inp_loads = p.inp.buffers;
     const int64_t out_tile = t.kb * t.oh * t.ow * hw.batch * hw.block_out;
-    const int64_t out_bytes = p.nb * p.kb * l.out_h() * l.out_w() * hw.batch * hw.block_out;
+    const int64_t out_bytes = p.nb * p.kb * l.out_h * l.out_w * hw.batch * hw.block_out;
     const int64_t load_beats = (inp_loads * inp_tile + wgt_loads * wgt_tile) / hw.beat_bytes;
     const int64_t beats = load_beats + out_bytes / hw.beat_bytes;
-    const int64_t steps = p.nb * l.out_h() * l.out_w() * p.kb * l.shape.r * l.shape.s * p.cb;
+    const int64_t steps = p.nb * l.out_h * l.out_w * p.kb * l.r * l.s * p.cb;
     const int64_t latency = hw.config.dram_latency_cycles;
     // Instructions: a GEMM per step, the LOADs that step needs, a DRAIN per tile; fetch
     // reads each over the same bus.
-    const int64_t wgt_insns = t.s == l.shape.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
+    const int64_t wgt_insns = t.s == l.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
     const int64_t insns = steps_total + inp_loads + wgt_loads * wgt_insns + tiles;
     const int64_t insn_beats = insns * ceil_div(isa::kInsnBytes, hw.beat_bytes);
     // A step cannot be shorter than its GEMM, nor than its own loads when the GEMM is
@@ -84,11 +83,11 @@ struct Candidate {
 
 // Every tiling that fits, largest tiles first; the loops stop growing a tile dimension
 // as soon as a buffer overflows (footprints grow with every dimension).
-std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
-    const Conv2dPlan blocks = make_plan(l, hw, TileSizes{}, LoopOrder::WeightsOuter);
-    const auto rs = split_sizes(l.shape.r, 255), ss = split_sizes(l.shape.s, 255);
-    const auto cbs = split_sizes(blocks.cb, hw.inp_depth), kbs = split_sizes(blocks.kb, hw.acc_depth);
-    const auto ohs = split_sizes(l.out_h(), hw.acc_depth), ows = split_sizes(l.out_w(), hw.acc_depth);
+std::vector<Candidate> candidates(const Conv2dLayer& layer, const HwParams& hw) {
+    const TilingExtents l = tiling_extents(layer, hw);
+    const auto rs = split_sizes(l.r, 255), ss = split_sizes(l.s, 255);
+    const auto cbs = split_sizes(l.cb, hw.inp_depth), kbs = split_sizes(l.kb, hw.acc_depth);
+    const auto ohs = split_sizes(l.out_h, hw.acc_depth), ows = split_sizes(l.out_w, hw.acc_depth);
     std::vector<Candidate> out;
     for (int64_t r : rs)
         for (int64_t s : ss)
@@ -100,13 +99,13 @@ std::vector<Candidate> candidates(const Conv2dLayer& l, const HwParams& hw) {
                         for (int64_t ow : ows) {
                             // With one output-channel tile or one spatial tile both loop
                             // orders give the same program: keep one.
-                            const bool one_order = kb == blocks.kb ||
-                                                   (oh == l.out_h() && ow == l.out_w());
-                            for (LoopOrder order : {LoopOrder::WeightsOuter, LoopOrder::SpatialOuter}) {
-                                if (one_order && order == LoopOrder::SpatialOuter) continue;
-                                const Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, order);
-                                if (plan_fits(p)) out.push_back({estimate(l, hw, p), p.tile, order});
-                            }
+                            const bool one_order = kb == l.kb || (oh == l.out_h && ow == l.out_w);
+                            Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, LoopOrder::WeightsOuter);
+                            if (!plan_fits(p)) continue;
+                            out.push_back({estimate(l, hw, p), p.tile, p.order});
+                            if (one_order) continue;
+                            p.order = LoopOrder::SpatialOuter;  // same footprints
+                            out.push_back({estimate(l, hw, p), p.tile, p.order});
                         }
                     }
                 }

@@ -56,9 +56,19 @@ struct Conv2dPlan {
     int64_t instructions = 0;
 };
 
-// Footprints of `tile` for `layer` (largest tile, no lowering), with double-buffering wherever two
-// copies fit. Used by the planner and by the property tests.
+// What a tiling's footprints depend on, computed once for the many tilings of a layer.
+struct TilingExtents {
+    int64_t out_h = 1, out_w = 1, r = 1, s = 1;
+    int64_t nb = 1, cb = 1, kb = 1;  // blocked extents
+    int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+};
+TilingExtents tiling_extents(const Conv2dLayer& layer, const HwParams& hw);
+
+// Footprints of `tile` for `layer` (largest tile, no lowering): resident, double- or
+// single-buffered as plan.cpp decides. Used by the planner and by the property tests.
 Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order);
+Conv2dPlan make_plan(const TilingExtents& extents, const HwParams& hw, const TileSizes& tile,
                      LoopOrder order);
 
 // True when every buffer footprint fits and the tile respects the ISA's field limits.
