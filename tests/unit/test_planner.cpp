@@ -3,6 +3,7 @@
 // DRAINs write every output entry exactly once, and the tokens balance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <random>
 #include <vector>
@@ -91,6 +92,52 @@ TEST(Planner, RandomLayersAndConfigsFitAndCoverExactlyOnce) {
         check_program(c.layer, hw, plan, schedule_conv2d(c.layer, hw, plan));
         if (HasFatalFailure()) return;
     }
+}
+
+// SRAM entries a LOAD writes: z planes of (padded) y rows of (padded) x entries, in turn.
+int64_t load_entries(const isa::Load& ld) {
+    return int64_t{ld.z_size} * (ld.pad_top + ld.y_size + ld.pad_bottom) *
+           (ld.pad_left + ld.x_size + ld.pad_right);
+}
+
+TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
+    // A resident buffer holds every distinct tile in its own slot, and parameters that
+    // all fit are loaded block by block: no SRAM entry of either is ever written twice.
+    std::mt19937 rng(7);
+    const HwParams hw = derive_params(default_hw_config());
+    int resident_plans = 0;
+    for (int i = 0; i < 150; ++i) {
+        testing::LayerLimits lim;
+        lim.max_hw = 20;
+        lim.max_c = 64;
+        lim.max_k = 64;
+        const testing::LayerCase c = testing::random_layer(rng, lim);
+        const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
+        for (size_t j = 0; j < space.size(); j += 1 + space.size() / 6) {
+            const Conv2dPlan& plan = space[j];
+            const Conv2dProgram prog = schedule_conv2d(c.layer, hw, plan);
+            std::vector<int> inp(static_cast<size_t>(hw.inp_depth)), wgt(static_cast<size_t>(hw.wgt_depth)),
+                prm(static_cast<size_t>(hw.prm_depth));
+            for (const isa::Insn& insn : prog.insns) {
+                const auto* ld = std::get_if<isa::Load>(&insn);
+                if (ld == nullptr) continue;
+                std::vector<int>& seen = ld->buffer == isa::Buffer::Inp   ? inp
+                                         : ld->buffer == isa::Buffer::Wgt ? wgt
+                                                                          : prm;
+                for (int64_t e = 0; e < load_entries(*ld); ++e) ++seen.at(ld->sram_base + e);
+            }
+            auto once = [](const std::vector<int>& seen) {
+                return std::all_of(seen.begin(), seen.end(), [](int n) { return n <= 1; });
+            };
+            if (plan.inp.resident) EXPECT_TRUE(once(inp)) << "case " << i << " plan " << j;
+            if (plan.wgt.resident) EXPECT_TRUE(once(wgt)) << "case " << i << " plan " << j;
+            if (plan.kb <= hw.prm_depth) EXPECT_TRUE(once(prm)) << "case " << i << " plan " << j;
+            resident_plans += plan.inp.resident || plan.wgt.resident;
+            check_program(prog.layer, hw, plan, prog);
+            if (HasFailure()) return;
+        }
+    }
+    EXPECT_GT(resident_plans, 100);  // the property was exercised
 }
 
 TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
