@@ -95,7 +95,6 @@ struct Machine {
     const HwParams& hw;
     Tokens tokens;
     std::array<int64_t, 3> unit_free{};        // load, compute, drain
-    std::array<std::deque<int64_t>, 3> slots;  // completion times of queued instructions
     BusCalendar bus;
     CostPrediction out;
 
@@ -164,14 +163,18 @@ int64_t drain_end(Machine& m, const isa::Drain& d, int64_t start) {
     return data_end + m.latency() + 2;  // the last B response
 }
 
-// Executes one instruction of unit `u`; returns its completion time.
-int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int64_t& start_out) {
+// Executes one instruction of unit `u`; returns its completion time. `booked(start)` is
+// called once its start is known, before it moves any data.
+template <typename Booked>
+int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int64_t& start_out,
+                Booked&& booked) {
     const isa::Tokens t = isa::tokens_of(insn);
     int64_t start = std::max(dispatch, m.unit_free[static_cast<size_t>(u)]);
     const Queue prev_pop = u == 1 ? kLd2Cp : kCp2Dr, next_pop = u == 0 ? kCp2Ld : kDr2Cp;
     if (t.pop_prev) start = std::max(start, m.tokens.pop(prev_pop));
     if (t.pop_next) start = std::max(start, m.tokens.pop(next_pop));
     start_out = start;
+    booked(start);
     int64_t end = start;
     if (const auto* l = std::get_if<isa::Load>(&insn)) {
         end = load_duration(m, *l, start);
@@ -195,15 +198,39 @@ int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int6
 // Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
 // slots, requested once a slot is free; once its beats are in, it is checked for a
 // cycle and dispatched the next, when its unit's queue has room. A slot frees at
-// dispatch, and the instruction kFetchSlots on is requested at once: its beats are
-// placed on the bus before anything the later instructions move, as the DRAM answers
-// reads in the order it accepted them.
+// dispatch, and the instruction kFetchSlots on is requested at once.
+//
+// Fetch runs ahead of the units: while the queues have room it reads instructions that
+// the units reach much later, and those reads share the bus with the LOADs running
+// meanwhile. So fetch is modelled ahead, as far as it can be known: an instruction's
+// dispatch needs room in its unit's queue, i.e. the completion of the instruction
+// kUnitQueueDepth earlier in the same unit, and the frontier stops at the first
+// instruction whose room depends on one not yet executed. Its reads are booked on the
+// bus before the LOAD that executes next books its own.
 struct Fetch {
-    Fetch(Machine& machine, size_t count) : m(machine), arrival(count + kFetchSlots, 0) {
+    Fetch(Machine& machine, const std::vector<isa::Insn>& prog)
+        : m(machine), program(prog), arrival(prog.size() + kFetchSlots, 0),
+          dispatch_at(prog.size(), -1), unit_of(prog.size(), -1), seq(prog.size(), 0) {
+        std::array<int64_t, 3> count{};
+        for (size_t i = 0; i < prog.size(); ++i) {
+            const isa::Insn& insn = prog[i];
+            unit_of[i] = std::holds_alternative<isa::Load>(insn)   ? 0
+                       : std::holds_alternative<isa::Gemm>(insn)   ? 1
+                       : std::holds_alternative<isa::Drain>(insn)  ? 2
+                                                                   : -1;
+            if (unit_of[i] >= 0) seq[i] = count[static_cast<size_t>(unit_of[i])]++;
+        }
+        for (size_t u = 0; u < 3; ++u) completion[u].assign(static_cast<size_t>(count[u]), -1);
         for (size_t i = 0; i < kFetchSlots; ++i) request(i, kStartCycles + int64_t(i));
     }
     Machine& m;
-    std::vector<int64_t> arrival;  // by instruction: the cycle its last beat is in
+    const std::vector<isa::Insn>& program;
+    std::vector<int64_t> arrival;      // by instruction: the cycle its last beat is in
+    std::vector<int64_t> dispatch_at;  // by instruction, once the frontier has passed it
+    std::vector<int> unit_of;          // 0 load, 1 compute, 2 drain, -1 FINISH
+    std::vector<int64_t> seq;          // index among its unit's instructions
+    std::array<std::vector<int64_t>, 3> completion;  // by unit and index: end, or -1
+    size_t frontier = 0;               // instructions [0, frontier) are dispatched
     int64_t last_request = 0, last_arrival = 0, last_dispatch = 0;
 
     void request(size_t i, int64_t t) {
@@ -215,17 +242,32 @@ struct Fetch {
         last_arrival = arrival[i];
     }
 
-    // The cycle in which instruction `i` is dispatched, its queue having room from
-    // `queue_room` on.
-    int64_t dispatch(size_t i, int64_t queue_room) {
-        const int64_t at = std::max({arrival[i] + 1, last_dispatch + 2, queue_room});
-        last_dispatch = at;
-        return at;
+    // Dispatches instructions [frontier, through] and after them every one dispatched
+    // by `until` whose dispatch time is known by now.
+    void advance(size_t through, int64_t until) {
+        while (frontier < program.size()) {
+            const size_t i = frontier;
+            const int u = unit_of[i];
+            int64_t room = 0;
+            if (u >= 0 && seq[i] >= int64_t{kUnitQueueDepth}) {
+                const int64_t done = completion[static_cast<size_t>(u)]
+                                               [static_cast<size_t>(seq[i] - kUnitQueueDepth)];
+                if (done < 0) return;  // its queue's room is not known yet
+                room = done + 1;
+            }
+            const int64_t at = std::max({arrival[i] + 1, last_dispatch + 2, room});
+            if (i > through && at > until) return;
+            last_dispatch = at;
+            dispatch_at[i] = at;
+            ++frontier;
+            if (u < 0) return;  // FINISH: nothing after it is fetched
+            request(i + kFetchSlots, at + 1);  // its slot frees: the next request goes out
+        }
     }
-    // Instruction `i`, dispatched at `at`, frees its slot: the next request goes out.
-    // Called after `i` itself is modelled: a LOAD dispatched in the same cycle wins the
-    // read arbiter for its first burst.
-    void freed(size_t i, int64_t at) { request(i + kFetchSlots, at + 1); }
+
+    void completed(size_t i, int64_t end) {
+        completion[static_cast<size_t>(unit_of[i])][static_cast<size_t>(seq[i])] = end;
+    }
 };
 
 }  // namespace
@@ -233,28 +275,19 @@ struct Fetch {
 CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw,
                               std::vector<InsnTime>* timeline) {
     Machine m(hw);
-    Fetch fetch(m, program.size());
+    Fetch fetch(m, program);
     int64_t last = kStartCycles;
     for (size_t i = 0; i < program.size(); ++i) {
-        const isa::Insn& insn = program[i];
-        const int u = std::holds_alternative<isa::Load>(insn)   ? 0
-                    : std::holds_alternative<isa::Gemm>(insn)   ? 1
-                    : std::holds_alternative<isa::Drain>(insn)  ? 2
-                                                                : -1;
-        // A full queue holds fetch until its oldest instruction completes.
-        int64_t room = 0;
-        auto* slots = u < 0 ? nullptr : &m.slots[static_cast<size_t>(u)];
-        if (slots != nullptr && slots->size() == kUnitQueueDepth) {
-            room = slots->front() + 1;
-            slots->pop_front();
-        }
-        const int64_t dispatched = fetch.dispatch(i, room);
+        // Reaches i (its queue's room depends only on earlier instructions), then books
+        // the reads fetch requests before i starts: the DRAM answers in request order.
+        fetch.advance(i, -1);
+        const int u = fetch.unit_of[i];
         if (u < 0) break;  // FINISH
         int64_t start = 0;
-        const int64_t end = execute(m, insn, u, dispatched + 1, start);
-        fetch.freed(i, dispatched);
+        const int64_t end = execute(m, program[i], u, fetch.dispatch_at[i] + 1, start,
+                                    [&](int64_t at) { fetch.advance(i, at); });
+        fetch.completed(i, end);
         if (timeline != nullptr) timeline->push_back({u, start, end});
-        slots->push_back(end);
         last = std::max(last, end);
     }
     m.out.cycles = last + kDoneCycles;

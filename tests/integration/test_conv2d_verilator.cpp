@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -209,6 +211,7 @@ class Conv2dVerilatorRun : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
     int ran = 0, tiled = 0;
+    std::vector<double> model_errors;
     for (const Case& t : cases()) {
         const bool resnet = t.name.starts_with("resnet18");
         if (GetParam() == "resnet18" ? !resnet : resnet || t.cfg != GetParam()) continue;
@@ -239,9 +242,24 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
         EXPECT_GE(static_cast<int64_t>(run.counters.cycles), roofline_cycles(l, hw))
             << what << ": faster than the roofline";
         tiled += run.counters.gemm_insns > 2 && run.counters.drain_insns > 2;
+        // The cost model against the RTL (performance issue: within 5% on these layers).
+        model_errors.push_back(std::abs(double(run.plan.predicted_cycles) /
+                                        double(run.counters.cycles) - 1.0));
     }
     EXPECT_GE(ran, GetParam() == "resnet18" ? 14 : 30);
     EXPECT_GE(tiled, GetParam() == "resnet18" ? 4 : 10) << "too few layers run in several tiles";
+    // Bounds that hold today, to catch regressions: the target of 5% on every layer is
+    // missed on a few layers of a few hundred cycles (docs/performance.md).
+    std::sort(model_errors.begin(), model_errors.end());
+    const double median = model_errors[model_errors.size() / 2];
+    const auto within_5 = std::count_if(model_errors.begin(), model_errors.end(),
+                                        [](double e) { return e <= 0.05; });
+    std::printf("cost model vs RTL on %zu layers (%s): median error %.2f%%, max %.2f%%, "
+                "%td within 5%%\n", model_errors.size(), GetParam().c_str(), 100 * median,
+                100 * model_errors.back(), within_5);
+    EXPECT_LE(median, 0.03);
+    EXPECT_LE(model_errors.back(), 0.12);
+    EXPECT_GE(double(within_5), 0.75 * double(model_errors.size()));
 }
 
 // A device whose instruction stream gets corrupted in DRAM just before it runs: the
