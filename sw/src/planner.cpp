@@ -72,7 +72,25 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     int64_t serial = 0;  // loads that cannot overlap compute in a single buffer
     if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
     if (p.acc.buffers == 1) serial += out_bytes / hw.beat_bytes + latency * tiles;
-    return std::max(stepped, beats + insn_beats) + prologue + epilogue + serial;
+    // The load unit runs its LOADs one after another, each paying the DRAM latency.
+    const int64_t per_load = latency + 6;
+    const int64_t load_serial = load_beats + (inp_loads + wgt_loads * wgt_insns) * per_load;
+    // A resident buffer whose tiles all come in the first pass of the outer loop (the
+    // inputs when output-channel tiles are outer, the weights when spatial tiles are)
+    // loads all of it then, under that pass's GEMMs only.
+    int64_t first_pass = 0;
+    const bool weights_outer = p.order == LoopOrder::WeightsOuter;
+    if (p.inp.resident && (weights_outer || spatial == 1)) {
+        first_pass = (p.inp.buffers * inp_tile + chunks * wgt_tile) / hw.beat_bytes +
+                     (p.inp.buffers + chunks * wgt_insns) * per_load - steps / kb_t;
+    }
+    if (p.wgt.resident && (!weights_outer || kb_t == 1)) {
+        first_pass = std::max(first_pass,
+                              (p.wgt.buffers * wgt_tile + chunks * inp_tile) / hw.beat_bytes +
+                                  (p.wgt.buffers * wgt_insns + chunks) * per_load - steps / spatial);
+    }
+    return std::max({stepped, beats + insn_beats, load_serial}) + std::max<int64_t>(0, first_pass) +
+           prologue + epilogue + serial;
 }
 
 struct Candidate {

@@ -131,6 +131,7 @@ private:
     void emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last,
                    bool loaded);
     void emit_drain(const Tile& t, size_t tile_index);
+    void split_last_tile();
     void wait_for(int64_t step, size_t first_load);
     uint32_t acc_base(size_t tile_index) const;
     uint32_t prm_slot(const Tile& t, size_t tile_index) const;
@@ -205,8 +206,44 @@ Conv2dProgram Emitter::run() {
         }
         emit_drain(all_tiles[i], i);
     }
+    split_last_tile();
     out_.insns.push_back(isa::Finish{});
     return std::move(out_);
+}
+
+// Nothing overlaps the last DRAIN. So the last GEMM is split by output rows: the DRAIN
+// of its first rows runs under the GEMM of the rest, and only the rest's DRAIN is left
+// at the end. The first part gets the most rows whose DRAIN the rest's GEMM hides.
+void Emitter::split_last_tile() {
+    if (out_.insns.size() < 2) return;
+    auto* g = std::get_if<isa::Gemm>(&out_.insns[out_.insns.size() - 2]);
+    auto* d = std::get_if<isa::Drain>(&out_.insns.back());
+    if (g == nullptr || d == nullptr || g->n_oy < 2 || d->n_y != g->n_oy) return;
+    const int64_t row_gemm = int64_t{g->n_kb} * g->n_ox * g->n_r * g->n_s * g->n_cb;
+    const int64_t row_beats = ceil_div(int64_t{d->n_kb} * d->n_x * hw_.batch * hw_.block_out,
+                                       int64_t{hw_.beat_bytes});
+    const int64_t drain_fixed = hw_.config.dram_latency_cycles + 10;
+    int64_t rows = 0;  // of the first part
+    for (int64_t r = 1; r < g->n_oy; ++r) {
+        if (drain_fixed + r * row_beats <= (g->n_oy - r) * row_gemm) rows = r;
+    }
+    if (rows == 0) return;
+    const auto head = static_cast<uint32_t>(rows);
+    isa::Gemm g1 = *g, g2 = *g;
+    isa::Drain d1 = *d, d2 = *d;
+    g1.n_oy = head;
+    g1.tokens.push_prev = false;  // a cp2ld token, if any, comes when both parts are done
+    g2.n_oy = g->n_oy - head;
+    g2.acc_base += head * g->acc_oy;
+    g2.inp_base += head * g->inp_oy;
+    g2.tokens.pop_prev = g2.tokens.pop_next = false;  // taken by the first part
+    d1.n_y = head;
+    d1.tokens.push_prev = false;  // the ACC slot frees when both parts are drained
+    d2.n_y = d->n_y - head;
+    d2.acc_base += head * d->acc_y;
+    d2.dram_base += head * d->dram_y;
+    out_.insns.resize(out_.insns.size() - 2);
+    out_.insns.insert(out_.insns.end(), {g1, d1, g2, d2});
 }
 
 void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
@@ -374,7 +411,7 @@ int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
 // When every block's parameters fit the table, each block is loaded once, at the first
 // tile that needs it, together with the blocks that follow up to a LOAD whose beats
 // match the DRAM latency (fewer, larger LOADs cost less latency; loading all of them
-// before the first GEMM would delay it). Tiles reach the blocks in increasing order, so
+// before the first GEMM would delay it), except in the very first LOAD. Tiles reach the blocks in increasing order, so
 // the loaded ones are a prefix.
 // Otherwise each tile loads its blocks into a ring of four slots. The slot of tile i was
 // last used by tile i-4, whose DRAIN read it. With A ACC slots (at most 3: plan.cpp)
@@ -389,7 +426,8 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     if (all_fit) {
         const int64_t group = ceil_div(hw_.config.dram_latency_cycles * hw_.beat_bytes,
                                        int64_t{hw_.prm_entry_bytes});
-        const int64_t last = std::min(plan_.kb, std::max(end, prm_loaded_ + group));
+        // The first LOAD, before any GEMM can start, holds only the first tile's blocks.
+        const int64_t last = tile_index == 0 ? end : std::min(plan_.kb, std::max(end, prm_loaded_ + group));
         ld.sram_base = static_cast<uint32_t>(prm_loaded_);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + prm_loaded_ * hw_.prm_entry_bytes);
         ld.x_size = static_cast<uint32_t>(last - prm_loaded_);
