@@ -6,8 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
-#include <iterator>
-#include <map>
+#include <vector>
 
 #include "accel/int_math.hpp"
 
@@ -45,49 +44,64 @@ public:
     // Moves `n` beats in the first free cycles at or after `t`; returns the cycle after
     // the last one.
     int64_t take(int64_t t, int64_t n) {
+        if (n <= 0) return t;
         // Most transfers start after everything booked so far: extend or append.
-        if (n > 0 && (busy_.empty() || busy_.rbegin()->second <= t)) {
-            if (!busy_.empty() && busy_.rbegin()->second == t) {
-                busy_.rbegin()->second = t + n;
+        if (busy_.empty() || busy_.back().end <= t) {
+            if (!busy_.empty() && busy_.back().end == t) {
+                busy_.back().end = t + n;
             } else {
-                busy_.emplace_hint(busy_.end(), t, t + n);
+                busy_.push_back({t, t + n});
             }
             return t + n;
         }
+        // The first interval that ends after t: t is inside it or in the gap before it.
+        size_t k = static_cast<size_t>(
+            std::upper_bound(busy_.begin(), busy_.end(), t,
+                             [](int64_t v, const Interval& b) { return v < b.end; }) -
+            busy_.begin());
         while (n > 0) {
-            auto next = busy_.upper_bound(t);
-            if (next != busy_.begin()) {
-                auto prev = std::prev(next);
-                if (prev->second > t) t = prev->second;  // t is inside a busy interval
+            if (k < busy_.size() && busy_[k].begin <= t) {  // inside a busy interval
+                t = busy_[k].end;
+                ++k;
+                continue;
             }
-            next = busy_.upper_bound(t);
-            const int64_t gap_end = next == busy_.end() ? t + n : next->first;
+            const int64_t gap_end = k < busy_.size() ? busy_[k].begin : t + n;
             const int64_t end = std::min(gap_end, t + n);
             n -= end - t;
-            insert(t, end, next);
+            k = book(k, t, end);
             t = end;
         }
         return t;
     }
 
 private:
-    // Adds [begin, end), merging it with the neighbours it touches.
-    void insert(int64_t begin, int64_t end, std::map<int64_t, int64_t>::iterator next) {
-        if (next != busy_.end() && next->first == end) {
-            end = next->second;
-            next = busy_.erase(next);
+    struct Interval {
+        int64_t begin, end;
+    };
+
+    // Books [begin, end) in the gap before interval k, merging it with the neighbours it
+    // touches; returns the index of the first interval that ends after `end`.
+    size_t book(size_t k, int64_t begin, int64_t end) {
+        const bool joins_prev = k > 0 && busy_[k - 1].end == begin;
+        const bool joins_next = k < busy_.size() && busy_[k].begin == end;
+        if (joins_prev && joins_next) {
+            busy_[k - 1].end = busy_[k].end;
+            busy_.erase(busy_.begin() + static_cast<long>(k));
+            return k - 1;
         }
-        if (next != busy_.begin()) {
-            auto prev = std::prev(next);
-            if (prev->second == begin) {
-                prev->second = end;
-                return;
-            }
+        if (joins_prev) {
+            busy_[k - 1].end = end;
+            return k;
         }
-        busy_.emplace_hint(next, begin, end);
+        if (joins_next) {
+            busy_[k].begin = begin;
+            return k;
+        }
+        busy_.insert(busy_.begin() + static_cast<long>(k), {begin, end});
+        return k + 1;
     }
 
-    std::map<int64_t, int64_t> busy_;  // start -> end, disjoint, never touching
+    std::vector<Interval> busy_;  // by start; disjoint, never touching
 };
 
 struct Machine {

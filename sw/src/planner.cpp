@@ -2,7 +2,10 @@
 // with a quick analytical estimate, and schedule the best few through the cost model,
 // which predicts the cycles the RTL takes; the fewest predicted cycles wins.
 #include <algorithm>
+#include <array>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -67,7 +70,10 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     const int64_t per_step_load = (load_beats + insn_beats) / std::max<int64_t>(1, steps_total) +
                                   (inp_loads + wgt_loads > p.nb ? latency : 0);
     const int64_t stepped = steps_total * std::max(per_step_gemm, per_step_load);
-    const int64_t prologue = latency + (inp_tile + wgt_tile) / hw.beat_bytes;
+    // The first step, before anything overlaps: its inputs and (when it loads them block
+    // by block) one block of its weights.
+    const int64_t first_weights = first_step_sliced(t, l.s, hw) ? wgt_tile / t.kb : wgt_tile;
+    const int64_t prologue = latency + (inp_tile + first_weights) / hw.beat_bytes;
     const int64_t epilogue = latency + out_tile / hw.beat_bytes;
     int64_t serial = 0;  // loads that cannot overlap compute in a single buffer
     if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
@@ -101,11 +107,23 @@ struct Candidate {
 
 // Every tiling that fits, largest tiles first; the loops stop growing a tile dimension
 // as soon as a buffer overflows (footprints grow with every dimension).
+// The sizes tried along each tile dimension (oh, ow, kb, cb, r, s). Reduction chunks of
+// part of the kernel cost a GEMM and a LOAD per part, and pay only when the whole kernel
+// does not fit: then every split of it is tried.
+std::array<std::vector<int64_t>, 6> tile_sizes(const TilingExtents& l, const HwParams& hw) {
+    const bool whole_kernel_fits =
+        plan_fits(make_plan(l, hw, {1, 1, 1, 1, l.r, l.s}, LoopOrder::WeightsOuter));
+    return {split_sizes(l.out_h, hw.acc_depth),
+            split_sizes(l.out_w, hw.acc_depth),
+            split_sizes(l.kb, hw.acc_depth),
+            split_sizes(l.cb, hw.inp_depth),
+            whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, 255),
+            whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
+}
+
 std::vector<Candidate> candidates(const Conv2dLayer& layer, const HwParams& hw) {
     const TilingExtents l = tiling_extents(layer, hw);
-    const auto rs = split_sizes(l.r, 255), ss = split_sizes(l.s, 255);
-    const auto cbs = split_sizes(l.cb, hw.inp_depth), kbs = split_sizes(l.kb, hw.acc_depth);
-    const auto ohs = split_sizes(l.out_h, hw.acc_depth), ows = split_sizes(l.out_w, hw.acc_depth);
+    const auto [ohs, ows, kbs, cbs, rs, ss] = tile_sizes(l, hw);
     std::vector<Candidate> out;
     for (int64_t r : rs)
         for (int64_t s : ss)
@@ -130,30 +148,88 @@ std::vector<Candidate> candidates(const Conv2dLayer& layer, const HwParams& hw) 
     return out;
 }
 
-// The best of the candidates of one (possibly lowered) layer by the cost model, or
-// nothing when no tile fits. Candidates are scheduled in the order of the estimate
+// The sizes next to `v` in `sizes` (sorted largest first).
+std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
+    std::vector<int64_t> out;
+    const auto it = std::find(sizes.begin(), sizes.end(), v);
+    if (it == sizes.end()) return out;
+    if (it != sizes.begin()) out.push_back(*(it - 1));
+    if (it + 1 != sizes.end()) out.push_back(*(it + 1));
+    return out;
+}
+
+// The best tiling of the layer by the cost model, over every lowering, or nothing when
+// no tile fits. Candidates of all lowerings are scheduled in the order of the estimate
 // until a budget of scheduled instructions is spent: small layers, whose programs are
-// short and whose fixed costs the estimate ranks worst, get nearly all their tile
-// space searched; large ones the best few.
-std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const Lowering& lowering,
-                                    const HwParams& hw) {
-    const Conv2dLayer layer = lower_layer(original, lowering);
-    std::vector<Candidate> all = candidates(layer, hw);
+// short and whose fixed costs the estimate ranks worst, get much of their tile space
+// searched; large ones the best few. The estimate ranks near-equal tilings a few
+// percent apart at random, so the best one found is then improved by a local search:
+// each of its tile sizes moved to the next size up or down, or the loop order flipped,
+// while that lowers the predicted cycles.
+std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw) {
+    struct Lowered {
+        Lowering lowering;
+        Conv2dLayer layer;
+        TilingExtents extents;
+    };
+    std::vector<Lowered> lowered;
+    std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
+    for (const Lowering& lowering : lowerings_for(original, hw)) {
+        Conv2dLayer layer = lower_layer(original, lowering);
+        for (const Candidate& c : candidates(layer, hw)) all.push_back({c, lowered.size()});
+        const TilingExtents e = tiling_extents(layer, hw);
+        lowered.push_back({lowering, std::move(layer), e});
+    }
     if (all.empty()) return std::nullopt;
     constexpr size_t kAtLeast = 8;      // candidates always scheduled
-    constexpr size_t kAtMost = 256;     // candidates ever scheduled
-    constexpr int64_t kBudget = 6000;  // instructions scheduled per lowering, past kAtLeast
+    constexpr size_t kAtMost = 256;     // candidates ever scheduled by the estimate
+    constexpr int64_t kBudget = 16000; // instructions scheduled, past kAtLeast
+    constexpr int kMoves = 8;           // rounds of the local search
     const size_t ranked = std::min(kAtMost, all.size());
     std::partial_sort(all.begin(), all.begin() + static_cast<long>(ranked), all.end(),
-                      [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
+                      [](const auto& a, const auto& b) { return a.first.estimate < b.first.estimate; });
+    std::set<std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, LoopOrder>> tried;
     Conv2dPlan best;
+    size_t best_lowering = 0;
+    bool have = false;
+    auto consider = [&](size_t li, const TileSizes& t, LoopOrder order) -> int64_t {
+        if (!tried.insert({li, t.oh, t.ow, t.kb, t.cb, t.r, t.s, order}).second) return 0;
+        Conv2dPlan p = make_plan(lowered[li].extents, hw, t, order);
+        if (!plan_fits(p)) return 0;
+        p.lowering = lowered[li].lowering;
+        predict_plan(original, hw, p);
+        if (!have || p.predicted_cycles < best.predicted_cycles) {
+            best = p;
+            best_lowering = li;
+        }
+        have = true;
+        return p.instructions;
+    };
     int64_t spent = 0;
     for (size_t i = 0; i < ranked && (i < kAtLeast || spent < kBudget); ++i) {
-        Conv2dPlan p = make_plan(layer, hw, all[i].tile, all[i].order);
-        p.lowering = lowering;
-        predict_plan(original, hw, p);
-        spent += p.instructions;
-        if (i == 0 || p.predicted_cycles < best.predicted_cycles) best = p;
+        spent += consider(all[i].second, all[i].first.tile, all[i].first.order);
+    }
+    const TilingExtents& e = lowered[best_lowering].extents;
+    const auto sizes = tile_sizes(e, hw);  // the local search stays in the tile space
+    int64_t TileSizes::*const dims[] = {&TileSizes::oh, &TileSizes::ow, &TileSizes::kb,
+                                        &TileSizes::cb, &TileSizes::r,  &TileSizes::s};
+    for (int round = 0; round < kMoves; ++round) {
+        const Conv2dPlan from = best;
+        for (size_t d = 0; d < 6; ++d) {
+            for (int64_t v : next_to(sizes[d], from.tile.*dims[d])) {
+                TileSizes t = from.tile;
+                t.*dims[d] = v;
+                consider(best_lowering, t, from.order);
+            }
+        }
+        const bool one_order = from.tile.kb == e.kb ||
+                               (from.tile.oh == e.out_h && from.tile.ow == e.out_w);
+        if (!one_order) {
+            consider(best_lowering, from.tile,
+                     from.order == LoopOrder::WeightsOuter ? LoopOrder::SpatialOuter
+                                                           : LoopOrder::WeightsOuter);
+        }
+        if (best.predicted_cycles >= from.predicted_cycles) break;  // a local optimum
     }
     return best;
 }
@@ -186,11 +262,7 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
 
 Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);
-    std::optional<Conv2dPlan> best;
-    for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        std::optional<Conv2dPlan> p = best_plan(layer, lowering, hw);
-        if (p && (!best || p->predicted_cycles < best->predicted_cycles)) best = p;
-    }
+    const std::optional<Conv2dPlan> best = best_plan(layer, hw);
     if (!best) {
         // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
         // buffer. Kept so that a future ISA limit cannot fail silently.

@@ -124,7 +124,6 @@ private:
     void emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last);
     void emit_first_step_sliced(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                                 bool last);
-    bool slicing_pays(const Tile& t, const Chunk& c) const;
     int64_t load_inputs(const Tile& t, const Chunk& c);
     int64_t load_weights(const Tile& t, const Chunk& c);
     int64_t load_params(const Tile& t, size_t tile_index);
@@ -248,7 +247,8 @@ void Emitter::split_last_tile() {
 
 void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                         bool last) {
-    if (step_ == 0 && t.kb.size > 1 && c.s.size == l_.shape.s && slicing_pays(t, c)) {
+    if (step_ == 0 && first_step_sliced({t.oh.size, t.ow.size, t.kb.size, c.cb.size, c.r.size,
+                                         c.s.size}, l_.shape.s, hw_)) {
         emit_first_step_sliced(t, tile_index, c, first, last);
         ++step_;
         return;
@@ -265,14 +265,6 @@ void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool f
     }
     emit_gemm(t, tile_index, c, first, last, loaded);
     ++step_;
-}
-
-// Slicing pays when one block's GEMM hides the next block's weights behind it: each
-// slice LOAD pays the DRAM latency on its own.
-bool Emitter::slicing_pays(const Tile& t, const Chunk& c) const {
-    const int64_t gemm = t.oh.size * t.ow.size * c.r.size * c.s.size * c.cb.size;
-    const int64_t slice_beats = c.r.size * c.s.size * c.cb.size * hw_.wgt_entry_bytes / hw_.beat_bytes;
-    return gemm >= hw_.config.dram_latency_cycles + slice_beats;
 }
 
 // The program's first step, nothing to overlap with yet: its weights are loaded one
@@ -523,6 +515,14 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
 }
 
 }  // namespace
+
+// Slicing pays when one block's GEMM hides the next block's weights behind it: each
+// slice LOAD pays the DRAM latency on its own.
+bool first_step_sliced(const TileSizes& t, int64_t kernel_cols, const HwParams& hw) {
+    const int64_t gemm = t.oh * t.ow * t.r * t.s * t.cb;
+    const int64_t slice_beats = t.r * t.s * t.cb * hw.wgt_entry_bytes / hw.beat_bytes;
+    return t.kb > 1 && t.s == kernel_cols && gemm >= hw.config.dram_latency_cycles + slice_beats;
+}
 
 DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
                             const Conv2dPlan& plan) {

@@ -44,6 +44,11 @@ struct Conv2dProgram {
 DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
                             const Conv2dPlan& plan);
 
+// True when the program's first step (the first tile, its first reduction chunk) loads
+// and multiplies its weights one output-channel block at a time: when it has several
+// blocks over whole kernel rows and one block's GEMM hides the next block's LOAD.
+bool first_step_sliced(const TileSizes& tile, int64_t kernel_cols, const HwParams& hw);
+
 // Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the
 // layer's DRAM image would not fit 32-bit addresses.
 Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
