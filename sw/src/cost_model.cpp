@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <vector>
 
@@ -224,26 +225,32 @@ int64_t execute(Machine& m, const isa::Insn& insn, int u, int64_t dispatch, int6
 struct Fetch {
     Fetch(Machine& machine, const std::vector<isa::Insn>& prog)
         : m(machine), program(prog), arrival(prog.size() + kFetchSlots, 0),
-          dispatch_at(prog.size(), -1), unit_of(prog.size(), -1), seq(prog.size(), 0) {
-        std::array<int64_t, 3> count{};
+          dispatch_at(prog.size(), -1), completion(prog.size(), -1),
+          unit_of(prog.size(), -1), queue_ahead(prog.size(), kNone) {
+        std::array<std::vector<size_t>, 3> queued;  // each unit's instructions, in order
         for (size_t i = 0; i < prog.size(); ++i) {
             const isa::Insn& insn = prog[i];
             unit_of[i] = std::holds_alternative<isa::Load>(insn)   ? 0
                        : std::holds_alternative<isa::Gemm>(insn)   ? 1
                        : std::holds_alternative<isa::Drain>(insn)  ? 2
                                                                    : -1;
-            if (unit_of[i] >= 0) seq[i] = count[static_cast<size_t>(unit_of[i])]++;
+            if (unit_of[i] < 0) continue;
+            std::vector<size_t>& q = queued[static_cast<size_t>(unit_of[i])];
+            if (q.size() >= kUnitQueueDepth) queue_ahead[i] = q[q.size() - kUnitQueueDepth];
+            q.push_back(i);
         }
-        for (size_t u = 0; u < 3; ++u) completion[u].assign(static_cast<size_t>(count[u]), -1);
         for (size_t i = 0; i < kFetchSlots; ++i) request(i, kStartCycles + int64_t(i));
     }
+    static constexpr size_t kNone = SIZE_MAX;
     Machine& m;
     const std::vector<isa::Insn>& program;
     std::vector<int64_t> arrival;      // by instruction: the cycle its last beat is in
     std::vector<int64_t> dispatch_at;  // by instruction, once the frontier has passed it
+    std::vector<int64_t> completion;   // by instruction, once executed; else -1
     std::vector<int> unit_of;          // 0 load, 1 compute, 2 drain, -1 FINISH
-    std::vector<int64_t> seq;          // index among its unit's instructions
-    std::array<std::vector<int64_t>, 3> completion;  // by unit and index: end, or -1
+    // By instruction: the one kUnitQueueDepth places earlier in its unit's queue, whose
+    // completion makes room for it; kNone for the first kUnitQueueDepth of a unit.
+    std::vector<size_t> queue_ahead;
     size_t frontier = 0;               // instructions [0, frontier) are dispatched
     int64_t last_request = 0, last_arrival = 0, last_dispatch = 0;
 
@@ -263,9 +270,8 @@ struct Fetch {
             const size_t i = frontier;
             const int u = unit_of[i];
             int64_t room = 0;
-            if (u >= 0 && seq[i] >= int64_t{kUnitQueueDepth}) {
-                const int64_t done = completion[static_cast<size_t>(u)]
-                                               [static_cast<size_t>(seq[i] - kUnitQueueDepth)];
+            if (queue_ahead[i] != kNone) {
+                const int64_t done = completion[queue_ahead[i]];
                 if (done < 0) return;  // its queue's room is not known yet
                 room = done + 1;
             }
@@ -279,9 +285,7 @@ struct Fetch {
         }
     }
 
-    void completed(size_t i, int64_t end) {
-        completion[static_cast<size_t>(unit_of[i])][static_cast<size_t>(seq[i])] = end;
-    }
+    void completed(size_t i, int64_t end) { completion[i] = end; }
 };
 
 }  // namespace

@@ -8,8 +8,9 @@ namespace accel {
 namespace {
 
 // Every one of the layer's `distinct` tiles at once when they all fit (never reloaded,
-// never waited for), else two copies when two fit, else one.
-BufferUse use(int64_t entries, int64_t distinct, int64_t entry_bytes, int64_t depth) {
+// never waited for), else as many copies as fit, up to `most`.
+BufferUse use(int64_t entries, int64_t distinct, int64_t most, int64_t entry_bytes,
+              int64_t depth) {
     BufferUse u;
     u.entries = entries;
     u.entry_bytes = entry_bytes;
@@ -18,7 +19,7 @@ BufferUse use(int64_t entries, int64_t distinct, int64_t entry_bytes, int64_t de
         u.buffers = distinct;
         u.resident = true;
     } else {
-        u.buffers = 2 * entries <= depth ? 2 : 1;
+        u.buffers = std::clamp<int64_t>(depth / entries, 1, most);
     }
     return u;
 }
@@ -65,14 +66,13 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
     const int64_t chunks = ceil_div(e.cb, tile.cb) * ceil_div(e.r, tile.r) * ceil_div(e.s, tile.s);
     const int64_t wgt_tiles = ceil_div(e.kb, tile.kb) * chunks;
     const int64_t inp_tiles = e.nb * ceil_div(e.out_h, tile.oh) * ceil_div(e.out_w, tile.ow) * chunks;
-    plan.inp = use(tile.cb * span_h * span_w, inp_tiles, hw.inp_entry_bytes, hw.inp_depth);
-    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, hw.wgt_entry_bytes,
+    plan.inp = use(tile.cb * span_h * span_w, inp_tiles, 2, hw.inp_entry_bytes, hw.inp_depth);
+    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, 2, hw.wgt_entry_bytes,
                    hw.wgt_depth);
-    // Accumulators: a ring of three tiles when three fit, so that a tile's DRAIN has two
-    // tiles' GEMMs, not one, before its slot is needed again (the DRAIN shares the bus
-    // with the loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
-    plan.acc = use(tile.kb * tile.oh * tile.ow, 1, hw.acc_entry_bytes, hw.acc_depth);
-    if (3 * plan.acc.entries <= hw.acc_depth) plan.acc.buffers = 3;
+    // Accumulators: a ring of up to three tiles, so that a tile's DRAIN has two tiles'
+    // GEMMs, not one, before its slot is needed again (the DRAIN shares the bus with the
+    // loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
+    plan.acc = use(tile.kb * tile.oh * tile.ow, 1, 3, hw.acc_entry_bytes, hw.acc_depth);
     // Parameters: every output-channel block when they all fit (each loaded at the first
     // tile that needs it), else a ring of four tiles' worth (scheduler.cpp explains why).
     plan.prm.entry_bytes = hw.prm_entry_bytes;

@@ -32,8 +32,9 @@ std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
 }
 
 // A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
-// the larger of the GEMM issue cycles and the bus beats, plus what cannot overlap (the
-// first loads, the last drain) and per-step overheads.
+// the largest of the stepped GEMMs, the bus beats and the load unit's serial LOADs, plus
+// what cannot overlap (the first loads, the last drain, the first pass that fills a
+// resident buffer) and the cost of single buffering.
 int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p) {
     const TileSizes& t = p.tile;
     const int64_t oh_t = ceil_div(l.out_h, t.oh), ow_t = ceil_div(l.out_w, t.ow);
@@ -105,8 +106,6 @@ struct Candidate {
     LoopOrder order;
 };
 
-// Every tiling that fits, largest tiles first; the loops stop growing a tile dimension
-// as soon as a buffer overflows (footprints grow with every dimension).
 // The sizes tried along each tile dimension (oh, ow, kb, cb, r, s). Reduction chunks of
 // part of the kernel cost a GEMM and a LOAD per part, and pay only when the whole kernel
 // does not fit: then every split of it is tried.
@@ -121,8 +120,15 @@ std::array<std::vector<int64_t>, 6> tile_sizes(const TilingExtents& l, const HwP
             whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
 }
 
-std::vector<Candidate> candidates(const Conv2dLayer& layer, const HwParams& hw) {
-    const TilingExtents l = tiling_extents(layer, hw);
+// With one output-channel tile or one spatial tile both loop orders give the same
+// program: the planner keeps weights-outer.
+bool one_order(const TilingExtents& l, const TileSizes& t) {
+    return t.kb == l.kb || (t.oh == l.out_h && t.ow == l.out_w);
+}
+
+// Every tiling that fits, largest tiles first; weight chunks and row counts that do not
+// fit are skipped before the sizes inside them are tried.
+std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw) {
     const auto [ohs, ows, kbs, cbs, rs, ss] = tile_sizes(l, hw);
     std::vector<Candidate> out;
     for (int64_t r : rs)
@@ -133,13 +139,10 @@ std::vector<Candidate> candidates(const Conv2dLayer& layer, const HwParams& hw) 
                     for (int64_t oh : ohs) {
                         if (!plan_fits(make_plan(l, hw, {oh, 1, kb, cb, r, s}, LoopOrder::WeightsOuter))) continue;
                         for (int64_t ow : ows) {
-                            // With one output-channel tile or one spatial tile both loop
-                            // orders give the same program: keep one.
-                            const bool one_order = kb == l.kb || (oh == l.out_h && ow == l.out_w);
                             Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, LoopOrder::WeightsOuter);
                             if (!plan_fits(p)) continue;
                             out.push_back({estimate(l, hw, p), p.tile, p.order});
-                            if (one_order) continue;
+                            if (one_order(l, p.tile)) continue;
                             p.order = LoopOrder::SpatialOuter;  // same footprints
                             out.push_back({estimate(l, hw, p), p.tile, p.order});
                         }
@@ -169,16 +172,14 @@ std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw) {
     struct Lowered {
         Lowering lowering;
-        Conv2dLayer layer;
-        TilingExtents extents;
+        TilingExtents extents;  // of the lowered layer
     };
     std::vector<Lowered> lowered;
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
-        Conv2dLayer layer = lower_layer(original, lowering);
-        for (const Candidate& c : candidates(layer, hw)) all.push_back({c, lowered.size()});
-        const TilingExtents e = tiling_extents(layer, hw);
-        lowered.push_back({lowering, std::move(layer), e});
+        const TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
+        for (const Candidate& c : candidates(e, hw)) all.push_back({c, lowered.size()});
+        lowered.push_back({lowering, e});
     }
     if (all.empty()) return std::nullopt;
     constexpr size_t kAtLeast = 8;      // candidates always scheduled
@@ -222,9 +223,7 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
                 consider(best_lowering, t, from.order);
             }
         }
-        const bool one_order = from.tile.kb == e.kb ||
-                               (from.tile.oh == e.out_h && from.tile.ow == e.out_w);
-        if (!one_order) {
+        if (!one_order(e, from.tile)) {
             consider(best_lowering, from.tile,
                      from.order == LoopOrder::WeightsOuter ? LoopOrder::SpatialOuter
                                                            : LoopOrder::WeightsOuter);
@@ -251,9 +250,9 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     validate(layer);
     std::vector<Conv2dPlan> out;
     for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        const Conv2dLayer lowered = lower_layer(layer, lowering);
-        for (const Candidate& c : candidates(lowered, hw)) {
-            out.push_back(make_plan(lowered, hw, c.tile, c.order));
+        const TilingExtents e = tiling_extents(lower_layer(layer, lowering), hw);
+        for (const Candidate& c : candidates(e, hw)) {
+            out.push_back(make_plan(e, hw, c.tile, c.order));
             out.back().lowering = lowering;
         }
     }

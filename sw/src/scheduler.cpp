@@ -49,10 +49,12 @@ struct WgtKey {
 struct Tile {
     int64_t nb;
     Extent oh, ow, kb;
+    int64_t spatial_index = 0, kb_index = 0;  // among the batch blocks' spatial tiles, the kb tiles
 };
 
 struct Chunk {
     Extent cb, r, s;
+    int64_t index = 0;  // among a tile's chunks
 };
 
 // Tracks what one SRAM region holds: either versions loaded in turn into its one or two
@@ -61,29 +63,27 @@ template <typename Key>
 struct BufferTrack {
     int64_t halves = 1;
     int64_t half_entries = 0;          // entries of a half, or of a resident slot
-    bool resident_slots = false;
     std::vector<int64_t> last_use;     // by version: last step that read it
-    std::optional<Key> resident;       // key of the newest version
-    std::vector<bool> slot_loaded;     // resident: by slot
+    std::optional<Key> newest;         // key of the newest version
+    std::vector<bool> slot_loaded;     // resident: by slot; empty otherwise
     uint32_t current = 0;              // base of the tile the next GEMM reads
 
+    bool resident() const { return !slot_loaded.empty(); }
     int64_t version() const { return static_cast<int64_t>(last_use.size()) - 1; }
     uint32_t base() const { return current; }
     // True when `key` (in resident `slot`) is already in SRAM; makes it current.
     bool holds(const Key& key, int64_t slot) {
-        if (resident_slots) {
-            if (!slot_loaded[static_cast<size_t>(slot)]) return false;
-            current = static_cast<uint32_t>(slot * half_entries);
-            return true;
-        }
-        return resident == key;
+        if (!resident()) return newest == key;
+        if (!slot_loaded[static_cast<size_t>(slot)]) return false;
+        current = static_cast<uint32_t>(slot * half_entries);
+        return true;
     }
     // Loads a new version; returns the step that must finish before it may be written
     // (the last reader of the half it overwrites), or -1.
     int64_t load(const Key& key, int64_t slot) {
         last_use.push_back(-1);
-        resident = key;
-        if (resident_slots) {
+        newest = key;
+        if (resident()) {
             slot_loaded[static_cast<size_t>(slot)] = true;
             current = static_cast<uint32_t>(slot * half_entries);
             return -1;
@@ -93,7 +93,6 @@ struct BufferTrack {
         return previous >= 0 ? last_use[static_cast<size_t>(previous)] : -1;
     }
     void init(const BufferUse& use, int64_t depth) {
-        resident_slots = use.resident;
         halves = use.resident ? 1 : use.buffers;
         half_entries = use.resident ? use.entries : depth / use.buffers;
         if (use.resident) slot_loaded.assign(static_cast<size_t>(use.buffers), false);
@@ -109,11 +108,6 @@ public:
         wgt_.init(plan.wgt, hw.wgt_depth);
         oh_n_ = layer.out_h();
         ow_n_ = layer.out_w();
-        tiles_oh_ = ceil_div(oh_n_, plan.tile.oh);
-        tiles_ow_ = ceil_div(ow_n_, plan.tile.ow);
-        chunks_r_ = ceil_div(layer.shape.r, plan.tile.r);
-        chunks_s_ = ceil_div(layer.shape.s, plan.tile.s);
-        chunks_ = ceil_div(plan.cb, plan.tile.cb) * chunks_r_ * chunks_s_;
     }
 
     Conv2dProgram run();
@@ -139,14 +133,8 @@ private:
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
-    // A chunk's index among the tile's reduction chunks (resident slots are by tile and chunk).
-    int64_t chunk_index(const Chunk& c) const {
-        return (c.cb.begin / plan_.tile.cb * chunks_r_ + c.r.begin / plan_.tile.r) * chunks_s_ +
-               c.s.begin / plan_.tile.s;
-    }
-
     int64_t oh_n_ = 0, ow_n_ = 0;
-    int64_t tiles_oh_ = 1, tiles_ow_ = 1, chunks_r_ = 1, chunks_s_ = 1, chunks_ = 1;
+    int64_t chunks_ = 1;  // per tile; resident slots are by tile and chunk
     Conv2dProgram out_;
     BufferTrack<InpKey> inp_;
     BufferTrack<WgtKey> wgt_;
@@ -168,15 +156,21 @@ std::vector<Tile> Emitter::tiles() const {
     };
     const auto ohs = extents(oh_n_, ts.oh), ows = extents(ow_n_, ts.ow),
                kbs = extents(plan_.kb, ts.kb);
+    const auto n_spatial = static_cast<int64_t>(ohs.size() * ows.size());
+    auto tile = [&](int64_t nb, size_t y, size_t x, size_t k) {
+        const auto spatial = static_cast<int64_t>(y * ows.size() + x);
+        out.push_back({nb, ohs[y], ows[x], kbs[k], nb * n_spatial + spatial,
+                       static_cast<int64_t>(k)});
+    };
     for (int64_t nb = 0; nb < plan_.nb; ++nb) {
         if (plan_.order == LoopOrder::WeightsOuter) {
-            for (const auto& kb : kbs)
-                for (const auto& oh : ohs)
-                    for (const auto& ow : ows) out.push_back({nb, oh, ow, kb});
+            for (size_t k = 0; k < kbs.size(); ++k)
+                for (size_t y = 0; y < ohs.size(); ++y)
+                    for (size_t x = 0; x < ows.size(); ++x) tile(nb, y, x, k);
         } else {
-            for (const auto& oh : ohs)
-                for (const auto& ow : ows)
-                    for (const auto& kb : kbs) out.push_back({nb, oh, ow, kb});
+            for (size_t y = 0; y < ohs.size(); ++y)
+                for (size_t x = 0; x < ows.size(); ++x)
+                    for (size_t k = 0; k < kbs.size(); ++k) tile(nb, y, x, k);
         }
     }
     return out;
@@ -190,7 +184,8 @@ std::vector<Chunk> Emitter::chunks() const {
             for (int64_t s = 0; s < l_.shape.s; s += ts.s)
                 out.push_back({{cb, std::min(ts.cb, plan_.cb - cb)},
                                {r, std::min(ts.r, l_.shape.r - r)},
-                               {s, std::min(ts.s, l_.shape.s - s)}});
+                               {s, std::min(ts.s, l_.shape.s - s)},
+                               static_cast<int64_t>(out.size())});
     return out;
 }
 
@@ -198,6 +193,7 @@ Conv2dProgram Emitter::run() {
     const std::vector<Tile> all_tiles = tiles();
     const std::vector<Chunk> all_chunks = chunks();
     tiles_total_ = all_tiles.size();
+    chunks_ = static_cast<int64_t>(all_chunks.size());
     for (size_t i = 0; i < all_tiles.size(); ++i) {
         tile_first_step_.push_back(step_);
         for (size_t c = 0; c < all_chunks.size(); ++c) {
@@ -221,7 +217,7 @@ void Emitter::split_last_tile() {
     const int64_t row_gemm = int64_t{g->n_kb} * g->n_ox * g->n_r * g->n_s * g->n_cb;
     const int64_t row_beats = ceil_div(int64_t{d->n_kb} * d->n_x * hw_.batch * hw_.block_out,
                                        int64_t{hw_.beat_bytes});
-    const int64_t drain_fixed = hw_.config.dram_latency_cycles + 10;
+    const int64_t drain_fixed = hw_.config.dram_latency_cycles + 10;  // pipeline, B response
     int64_t rows = 0;  // of the first part
     for (int64_t r = 1; r < g->n_oy; ++r) {
         if (drain_fixed + r * row_beats <= (g->n_oy - r) * row_gemm) rows = r;
@@ -312,10 +308,9 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
     const Conv2dParams& p = l_.params;
     const InpKey key{t.nb, t.oh.begin, t.oh.size, t.ow.begin, t.ow.size, c.cb.begin,
                      c.cb.size, c.r.begin, c.r.size, c.s.begin, c.s.size};
-    const int64_t slot = (t.nb * tiles_oh_ + t.oh.begin / plan_.tile.oh) * tiles_ow_ +
-                         t.ow.begin / plan_.tile.ow;
-    if (inp_.holds(key, slot * chunks_ + chunk_index(c))) return -1;
-    const int64_t wait = inp_.load(key, slot * chunks_ + chunk_index(c));
+    const int64_t slot = t.spatial_index * chunks_ + c.index;
+    if (inp_.holds(key, slot)) return -1;
+    const int64_t wait = inp_.load(key, slot);
     const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
     const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
     // Window origin in the host-padded DRAM image.
@@ -359,7 +354,7 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
 int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
     const WgtKey key{t.kb.begin, t.kb.size, c.cb.begin, c.cb.size,
                      c.r.begin,  c.r.size,  c.s.begin,  c.s.size};
-    const int64_t slot = t.kb.begin / plan_.tile.kb * chunks_ + chunk_index(c);
+    const int64_t slot = t.kb_index * chunks_ + c.index;
     if (wgt_.holds(key, slot)) return -1;
     const int64_t wait = wgt_.load(key, slot);
     const Conv2dShape& s = l_.shape;
@@ -403,8 +398,9 @@ int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
 // When every block's parameters fit the table, each block is loaded once, at the first
 // tile that needs it, together with the blocks that follow up to a LOAD whose beats
 // match the DRAM latency (fewer, larger LOADs cost less latency; loading all of them
-// before the first GEMM would delay it), except in the very first LOAD. Tiles reach the blocks in increasing order, so
-// the loaded ones are a prefix.
+// before the first GEMM would delay it). The very first LOAD holds only the first
+// tile's blocks. Tiles reach the blocks in increasing order, so the loaded ones are a
+// prefix.
 // Otherwise each tile loads its blocks into a ring of four slots. The slot of tile i was
 // last used by tile i-4, whose DRAIN read it. With A ACC slots (at most 3: plan.cpp)
 // the first GEMM of tile j waits, through dr2cp, for the DRAIN of tile j-A to free its
@@ -418,8 +414,8 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     if (all_fit) {
         const int64_t group = ceil_div(hw_.config.dram_latency_cycles * hw_.beat_bytes,
                                        int64_t{hw_.prm_entry_bytes});
-        // The first LOAD, before any GEMM can start, holds only the first tile's blocks.
-        const int64_t last = tile_index == 0 ? end : std::min(plan_.kb, std::max(end, prm_loaded_ + group));
+        const int64_t last =
+            tile_index == 0 ? end : std::min(plan_.kb, std::max(end, prm_loaded_ + group));
         ld.sram_base = static_cast<uint32_t>(prm_loaded_);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + prm_loaded_ * hw_.prm_entry_bytes);
         ld.x_size = static_cast<uint32_t>(last - prm_loaded_);
