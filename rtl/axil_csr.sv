@@ -68,41 +68,13 @@ module axil_csr #(
         $error("axil_csr: the counters must be 64-bit aligned, CYCLES first");
     end
 
-    // ---------------------------------------------------------------- read decode
-    logic [31:0] rd_data;
-    logic        rd_ok;
+    // ---------------------------------------------------------------- read channel
+    // The register is decoded in the cycle that takes the address, inside the clocked
+    // block: nothing is evaluated while no read is in progress (the simulator's
+    // per-cycle cost), and the CSR map reads like a table.
     logic [CWW-1:0] cnt_word;  // word 2k is counter k's lo half, 2k+1 its hi half
     assign cnt_word = s_axil_araddr[2 +: CWW] - CNT_BASE[2 +: CWW];
 
-    always_comb begin
-        rd_ok = 1'b1;
-        unique case (s_axil_araddr)
-            accel_isa_pkg::CSR_CTRL:              rd_data = 32'd0;
-            accel_isa_pkg::CSR_STATUS:            rd_data = {30'd0, done_i, busy_i};
-            accel_isa_pkg::CSR_ERROR:             rd_data = {26'd0, error_i};
-            accel_isa_pkg::CSR_INSN_ADDR:         rd_data = insn_addr_o;
-            accel_isa_pkg::CSR_INSN_COUNT:        rd_data = insn_count_o;
-            accel_isa_pkg::CSR_UNIT_STATE:        rd_data = {16'd0, unit_state_i};
-            accel_isa_pkg::CSR_CFG_BATCH:         rd_data = 32'(CFG_BATCH);
-            accel_isa_pkg::CSR_CFG_BLOCK_IN:      rd_data = 32'(CFG_BLOCK_IN);
-            accel_isa_pkg::CSR_CFG_BLOCK_OUT:     rd_data = 32'(CFG_BLOCK_OUT);
-            accel_isa_pkg::CSR_CFG_AXI_DATA_BITS: rd_data = 32'(CFG_AXI_DATA_BITS);
-            accel_isa_pkg::CSR_CFG_INP_DEPTH:     rd_data = 32'(CFG_INP_DEPTH);
-            accel_isa_pkg::CSR_CFG_WGT_DEPTH:     rd_data = 32'(CFG_WGT_DEPTH);
-            accel_isa_pkg::CSR_CFG_ACC_DEPTH:     rd_data = 32'(CFG_ACC_DEPTH);
-            default: begin
-                if (s_axil_araddr >= CNT_BASE && s_axil_araddr < CNT_END &&
-                    s_axil_araddr[1:0] == 2'd0) begin
-                    rd_data = counters_i[32*cnt_word +: 32];
-                end else begin
-                    rd_data = 32'd0;
-                    rd_ok = 1'b0;
-                end
-            end
-        endcase
-    end
-
-    // ---------------------------------------------------------------- read channel
     assign s_axil_arready = !s_axil_rvalid;
 
     always_ff @(posedge clk_i) begin
@@ -117,8 +89,31 @@ module axil_csr #(
 
     always_ff @(posedge clk_i) begin
         if (s_axil_arvalid && s_axil_arready) begin
-            s_axil_rdata <= rd_data;
-            s_axil_rresp <= rd_ok ? RESP_OKAY : RESP_SLVERR;
+            s_axil_rresp <= RESP_OKAY;
+            unique case (s_axil_araddr)
+                accel_isa_pkg::CSR_CTRL:              s_axil_rdata <= 32'd0;
+                accel_isa_pkg::CSR_STATUS:            s_axil_rdata <= {30'd0, done_i, busy_i};
+                accel_isa_pkg::CSR_ERROR:             s_axil_rdata <= {26'd0, error_i};
+                accel_isa_pkg::CSR_INSN_ADDR:         s_axil_rdata <= insn_addr_o;
+                accel_isa_pkg::CSR_INSN_COUNT:        s_axil_rdata <= insn_count_o;
+                accel_isa_pkg::CSR_UNIT_STATE:        s_axil_rdata <= {16'd0, unit_state_i};
+                accel_isa_pkg::CSR_CFG_BATCH:         s_axil_rdata <= 32'(CFG_BATCH);
+                accel_isa_pkg::CSR_CFG_BLOCK_IN:      s_axil_rdata <= 32'(CFG_BLOCK_IN);
+                accel_isa_pkg::CSR_CFG_BLOCK_OUT:     s_axil_rdata <= 32'(CFG_BLOCK_OUT);
+                accel_isa_pkg::CSR_CFG_AXI_DATA_BITS: s_axil_rdata <= 32'(CFG_AXI_DATA_BITS);
+                accel_isa_pkg::CSR_CFG_INP_DEPTH:     s_axil_rdata <= 32'(CFG_INP_DEPTH);
+                accel_isa_pkg::CSR_CFG_WGT_DEPTH:     s_axil_rdata <= 32'(CFG_WGT_DEPTH);
+                accel_isa_pkg::CSR_CFG_ACC_DEPTH:     s_axil_rdata <= 32'(CFG_ACC_DEPTH);
+                default: begin
+                    if (s_axil_araddr >= CNT_BASE && s_axil_araddr < CNT_END &&
+                        s_axil_araddr[1:0] == 2'd0) begin
+                        s_axil_rdata <= counters_i[32*cnt_word +: 32];
+                    end else begin
+                        s_axil_rdata <= 32'd0;
+                        s_axil_rresp <= RESP_SLVERR;
+                    end
+                end
+            endcase
         end
     end
 

@@ -98,17 +98,18 @@ module fetch_unit #(
     logic [SW-1:0]   wr_q;           // slot the next R beat of this run goes to
     logic [SW-1:0]   head_q;         // next slot to process
     logic [BTW-1:0]  beat_q;         // beat index within the current burst
-    logic [SLOTS*IB-1:0] slot_data_q;
+    // The read-ahead slots: registers (mem2reg), indexed as an array so that the
+    // simulator reads the head by index, not by a wide shift.
+    (* mem2reg *) logic [IB-1:0] slot_data_q [SLOTS];
     logic [SLOTS-1:0] slot_done_q;   // all beats in
     logic [SLOTS-1:0] slot_err_q;    // a beat came back with an error response
-    logic            chk_q;          // the head's verdict is registered
-    logic            chk_illegal_q, chk_range_q;
+    logic            chk_q;          // the head's verdict is registered (chk_illegal, chk_range)
 
     // ---------------- the head instruction and its verdict ----------------
     logic [IB-1:0] head_insn;
-    logic          head_illegal, head_range;
+    logic          capture, chk_illegal, chk_range;
     logic [accel_isa_pkg::OPCODE_W-1:0] head_op;
-    assign head_insn = slot_data_q[head_q*IB +: IB];
+    assign head_insn = slot_data_q[head_q];
     assign head_op   = head_insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
 
     insn_check #(
@@ -118,14 +119,16 @@ module fetch_unit #(
         .ACC_DEPTH (ACC_DEPTH),
         .PRM_DEPTH (PRM_DEPTH)
     ) u_check (
+        .clk_i        (clk_i),
+        .check_i      (capture),
         .insn_i       (head_insn),
-        .illegal_o    (head_illegal),
-        .range_error_o(head_range)
+        .illegal_o    (chk_illegal),
+        .range_error_o(chk_range)
     );
 
     // ---------------- next state ----------------
     logic r_fire, r_disc, r_cur, r_end;
-    logic ar_new, capture, act, dispatch, waiting, stop;
+    logic ar_new, act, dispatch, waiting, stop;
     logic target_full;
     logic [5:0] err_d;
 
@@ -158,8 +161,8 @@ module fetch_unit #(
             stop  = 1'b1;
         end else if (act) begin
             if (slot_err_q[head_q]) err_d = accel_isa_pkg::ERR_BUS_ERROR;
-            else if (chk_illegal_q) err_d = accel_isa_pkg::ERR_ILLEGAL_INSTRUCTION;
-            else if (chk_range_q) err_d = accel_isa_pkg::ERR_SRAM_RANGE;
+            else if (chk_illegal) err_d = accel_isa_pkg::ERR_ILLEGAL_INSTRUCTION;
+            else if (chk_range) err_d = accel_isa_pkg::ERR_SRAM_RANGE;
             if (err_d != '0 || head_op == accel_isa_pkg::OP_FINISH) stop = 1'b1;
             else if (target_full) waiting = 1'b1;
             else dispatch = 1'b1;
@@ -202,8 +205,6 @@ module fetch_unit #(
             slot_done_q  <= '0;
             slot_err_q   <= '0;
             chk_q        <= 1'b0;
-            chk_illegal_q <= 1'b0;
-            chk_range_q  <= 1'b0;
         end else begin
             err_q    <= err_d;
             bursts_q <= bursts_d;
@@ -232,11 +233,7 @@ module fetch_unit #(
             end
 
             // the head
-            if (capture) begin
-                chk_q         <= 1'b1;
-                chk_illegal_q <= head_illegal;
-                chk_range_q   <= head_range;
-            end
+            if (capture) chk_q <= 1'b1;  // u_check takes the verdict in the same cycle
             if (dispatch) begin
                 chk_q       <= 1'b0;
                 head_q      <= head_q + SW'(1);
@@ -276,14 +273,8 @@ module fetch_unit #(
     // [s*IB + b*DW +: DW]; with beats wider than an instruction, the instruction is the
     // 64-byte lane its address selects.
     if (BEATS > 1) begin : g_narrow
-        for (genvar s = 0; s < SLOTS; s++) begin : g_slot
-            for (genvar b = 0; b < BEATS; b++) begin : g_beat
-                always_ff @(posedge clk_i) begin
-                    if (r_cur && wr_q == SW'(s) && beat_q == BTW'(b)) begin
-                        slot_data_q[s*IB + b*DW +: DW] <= r_data_i;
-                    end
-                end
-            end
+        always_ff @(posedge clk_i) begin
+            if (r_cur) slot_data_q[wr_q][beat_q*DW +: DW] <= r_data_i;
         end
         logic unused_addr_bits;  // instructions are 64-byte aligned
         assign unused_addr_bits = ^insn_addr_i[OB-1:0];
@@ -302,10 +293,8 @@ module fetch_unit #(
             assign lane_q    = '0;
             assign lane_data = r_data_i;
         end
-        for (genvar s = 0; s < SLOTS; s++) begin : g_slot
-            always_ff @(posedge clk_i) begin
-                if (r_cur && wr_q == SW'(s)) slot_data_q[s*IB +: IB] <= lane_data;
-            end
+        always_ff @(posedge clk_i) begin
+            if (r_cur) slot_data_q[wr_q] <= lane_data;
         end
         logic unused_bits;  // instructions are 64-byte aligned; a single-beat burst has no index
         assign unused_bits = ^{insn_addr_i[OB-1:0], beat_q, lane_q};

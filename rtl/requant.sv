@@ -6,8 +6,10 @@
 //
 // A plain pipeline of LATENCY register stages; en_i low freezes every stage (valid
 // bits included), so a result appears on valid_o/q_o after LATENCY enabled cycles.
-// zy/act_min/act_max travel down the pipeline with their lanes, so they may change
-// from one input to the next.
+// A stage's registers load only when the data entering it is valid (data gating: an
+// idle pipeline toggles nothing, and the simulator skips its arithmetic), so q_o holds
+// the last result while valid_o is low. zy/act_min/act_max travel down the pipeline
+// with their lanes, so they may change from one input to the next.
 //
 // Stages: 0 input registers, 1 the 32x32 -> 64 product (so a DSP can absorb stages
 // 0-1), 2 SRDHM rounding, 3 RDBPOT, 4 zero point and clamp.
@@ -47,8 +49,15 @@ module requant #(
         end
     end
 
+    // ld[s]: stage s loads this cycle (the data entering it is valid).
+    logic [LATENCY-1:0] ld;
+    assign ld = en_i ? {valid_q[LATENCY-2:0], valid_i} : '0;
+
     always_ff @(posedge clk_i) begin
-        if (en_i) prm_q <= {prm_q[24*(LATENCY-2)-1:0], act_max_i, act_min_i, zy_i};
+        if (ld[0]) prm_q[0 +: 24] <= {act_max_i, act_min_i, zy_i};
+        for (int s = 1; s < LATENCY - 1; s++) begin
+            if (ld[s]) prm_q[24*s +: 24] <= prm_q[24*(s-1) +: 24];
+        end
     end
 
     assign valid_o = valid_q[LATENCY-1];
@@ -59,6 +68,37 @@ module requant #(
     assign min_s = 33'(signed'(prm_q[24*(LATENCY-2) + 8 +: 8]));
     assign max_s = 33'(signed'(prm_q[24*(LATENCY-2) + 16 +: 8]));
 
+    // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
+    // nudge = p >= 0 ? 2^30 : 1 - 2^30. For p < 0 that is
+    // ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), and for p >= 0 it is
+    // floor((p + 2^30) / 2^31) too: so SRDHM = p[63:31] + p[30], an arithmetic
+    // shift plus a rounding bit. Every product but 2^62 (INT32_MIN * INT32_MIN,
+    // which saturates) lies in (-2^62, 2^62), so bits [62:30] are all that matter
+    // (stage 1 keeps them).
+
+    // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
+    // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
+    function automatic logic signed [31:0] rdbpot(input logic signed [31:0] x,
+                                                  input logic [4:0] e);
+        logic [31:0] mask, remainder, threshold;
+        mask      = (32'd1 << e) - 32'd1;
+        remainder = x & mask;
+        threshold = (mask >> 1) + {31'd0, x[31]};
+        rdbpot    = (x >>> e) + ((remainder > threshold) ? 32'sd1 : 32'sd0);
+    endfunction
+
+    // zy + RDBPOT in 33 bits (cannot overflow), clamped before narrowing.
+    function automatic logic [7:0] clamp(input logic signed [31:0] r,
+                                         input logic signed [32:0] zy,
+                                         input logic signed [32:0] lo,
+                                         input logic signed [32:0] hi);
+        logic signed [32:0] sum;
+        sum = zy + 33'(r);
+        if (sum < lo)      clamp = lo[7:0];
+        else if (sum > hi) clamp = hi[7:0];
+        else               clamp = sum[7:0];
+    endfunction
+
     for (genvar j = 0; j < LANES; j++) begin : g_lane
         logic signed [31:0] a0_q, m0_q;   // stage 0: operands
         logic        [4:0]  e0_q, e1_q, e2_q;  // shift amount, stages 0-2
@@ -68,49 +108,23 @@ module requant #(
         logic signed [31:0] r3_q;          // stage 3: RDBPOT
         logic        [7:0]  q4_q;          // stage 4: clamped int8
 
-        // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
-        // nudge = p >= 0 ? 2^30 : 1 - 2^30. For p < 0 that is
-        // ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), and for p >= 0 it is
-        // floor((p + 2^30) / 2^31) too: so SRDHM = p[63:31] + p[30], an arithmetic
-        // shift plus a rounding bit. Every product but 2^62 (INT32_MIN * INT32_MIN,
-        // which saturates) lies in (-2^62, 2^62), so bits [62:30] are all that matter.
-        logic signed [63:0] product;
-        assign product = 64'(a0_q) * 64'(m0_q);
-        logic unused_product;  // sign copy and the bits below the rounding bit
-        assign unused_product = ^{product[63], product[29:0]};
-
-        // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
-        // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
-        logic [31:0] mask, remainder, threshold;
-        logic signed [31:0] shifted;
-        assign mask      = (32'd1 << e2_q) - 32'd1;
-        assign remainder = x2_q & mask;
-        assign threshold = (mask >> 1) + {31'd0, x2_q[31]};
-        assign shifted   = x2_q >>> e2_q;
-
-        // zy + RDBPOT in 33 bits (cannot overflow), clamped before narrowing.
-        logic signed [32:0] sum;
-        assign sum = zy_s + 33'(r3_q);
-
         always_ff @(posedge clk_i) begin
-            if (en_i) begin
+            if (ld[0]) begin
                 a0_q <= acc_i[32*j +: 32];
                 m0_q <= quant_i[37*j +: 32];
                 e0_q <= quant_i[37*j + 32 +: 5];
-
-                p1_q   <= product[62:30];
+            end
+            if (ld[1]) begin
+                p1_q   <= 33'((64'(a0_q) * 64'(m0_q)) >>> 30);
                 sat1_q <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
                 e1_q   <= e0_q;
-
+            end
+            if (ld[2]) begin
                 x2_q <= sat1_q ? 32'sh7fffffff : signed'(p1_q[32:1] + {31'd0, p1_q[0]});
                 e2_q <= e1_q;
-
-                r3_q <= shifted + ((remainder > threshold) ? 32'sd1 : 32'sd0);
-
-                if (sum < min_s)      q4_q <= min_s[7:0];
-                else if (sum > max_s) q4_q <= max_s[7:0];
-                else                  q4_q <= sum[7:0];
             end
+            if (ld[3]) r3_q <= rdbpot(x2_q, e2_q);
+            if (ld[4]) q4_q <= clamp(r3_q, zy_s, min_s, max_s);
         end
 
         assign q_o[8*j +: 8] = q4_q;

@@ -34,7 +34,9 @@ module sync_fifo #(
         $error("sync_fifo: DEPTH must be at least 1");
     end
 
-    logic [DEPTH*WIDTH-1:0] data_q;  // entry i is data_q[i*WIDTH +: WIDTH]
+    // Registers, not a RAM (mem2reg tells Yosys so); an array rather than one packed
+    // vector so that the simulator reads the head by index, not by a wide shift.
+    (* mem2reg *) logic [WIDTH-1:0] data_q [DEPTH];
     logic [PW-1:0] rptr_q, wptr_q;
     logic [CW-1:0] count_q;
 
@@ -43,7 +45,7 @@ module sync_fifo #(
     assign empty_o = (count_q == '0);
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
-    assign rdata_o = data_q[rptr_q*WIDTH +: WIDTH];
+    assign rdata_o = data_q[rptr_q];
 
     function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
         next_ptr = (p == LAST) ? '0 : p + PW'(1);
@@ -62,12 +64,10 @@ module sync_fifo #(
         end
     end
 
-    // Storage: no reset (the count says which entries mean anything), one write enable
-    // per entry, so each entry is a plain register with a load enable.
-    for (genvar i = 0; i < DEPTH; i++) begin : g_entry
-        always_ff @(posedge clk_i) begin
-            if (do_push && wptr_q == PW'(i)) data_q[i*WIDTH +: WIDTH] <= wdata_i;
-        end
+    // Storage: no reset (the count says which entries mean anything); each entry is a
+    // plain register with a load enable.
+    always_ff @(posedge clk_i) begin
+        if (do_push) data_q[wptr_q] <= wdata_i;
     end
 endmodule
 

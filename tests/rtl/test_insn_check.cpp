@@ -102,8 +102,14 @@ Verdict expected(ErrorCode e) {
 
 template <typename M>
 Verdict rtl_verdict(M& m, const InsnWord& w) {
+    // The verdict is registered: taken at the clock edge of a cycle with check_i high.
     set_wide_bytes(m.insn_i, std::vector<uint8_t>(w.begin(), w.end()));
+    m.check_i = 1;
+    m.clk_i = 0;
     m.eval();
+    m.clk_i = 1;
+    m.eval();
+    m.check_i = 0;
     return {bool(m.illegal_o), bool(m.range_error_o)};
 }
 
