@@ -273,8 +273,16 @@ module fetch_unit #(
     // [s*IB + b*DW +: DW]; with beats wider than an instruction, the instruction is the
     // 64-byte lane its address selects.
     if (BEATS > 1) begin : g_narrow
-        always_ff @(posedge clk_i) begin
-            if (r_cur) slot_data_q[wr_q][beat_q*DW +: DW] <= r_data_i;
+        // One write enable per (slot, beat): constant offsets, so synthesis builds no
+        // shifter across the 512-bit entry.
+        for (genvar s = 0; s < SLOTS; s++) begin : g_slot
+            for (genvar b = 0; b < BEATS; b++) begin : g_beat
+                always_ff @(posedge clk_i) begin
+                    if (r_cur && wr_q == SW'(s) && beat_q == BTW'(b)) begin
+                        slot_data_q[s][b*DW +: DW] <= r_data_i;
+                    end
+                end
+            end
         end
         logic unused_addr_bits;  // instructions are 64-byte aligned
         assign unused_addr_bits = ^insn_addr_i[OB-1:0];
