@@ -263,11 +263,14 @@ struct Running {
     }
 
     // A transfer of the other direction wants the data path from `from` for `n` beats:
-    // each of this one's beats booked after `from` waits for at most one of its beats.
-    // Returns how many did.
+    // while both do, they alternate, so each of this one's beats booked after that
+    // waits for at most one of its beats, and it for one of these. Returns how many
+    // waited.
     int64_t compete(int64_t from, int64_t n) {
-        if (!active || from < first || from >= booked_end || beats <= 0) return 0;
-        const double after = double(booked_end - from) / double(booked_end - first);
+        const int64_t both = std::max(from, first);  // both want it from then
+        n -= both - from;                             // its beats left by then
+        if (!active || both >= booked_end || n <= 0 || beats <= 0) return 0;
+        const double after = double(booked_end - both) / double(booked_end - first);
         const int64_t waits = std::min({static_cast<int64_t>(double(beats) * after), n,
                                         beats - waited});
         waited += waits;
@@ -570,10 +573,11 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     m.out.bus_beats += n;
     const int64_t first = m.writes.first_beat(w);
     const int64_t alone = m.writes.alone_end(w);
-    m.running[0].compete(first, n);  // the LOAD's reads and these writes alternate
-    // Reads booked on the bus before hold the writes up by at most one cycle per beat.
+    // Reads booked on the bus before hold the writes up by at most one cycle per beat;
+    // those of the latest LOAD by one per beat of theirs that the writes met.
+    const int64_t waits = m.running[0].compete(first, n);
     const int64_t booked = m.writes.stream(m.bus, w, alone);
-    const int64_t data_end = std::max(alone, std::min(booked, first + 2 * n));
+    const int64_t data_end = std::max(alone, std::min(booked, first + n + (waits > 0 ? waits : n)));
     const int64_t end = data_end + m.latency() + kDrainTail;
     m.running[2].open(i, first, data_end, n, end);
     m.drain_reads = DrainReads{start + 1, n, data_end - (start + 1 + n)};
@@ -646,35 +650,45 @@ void report_moved(Machine& m, int u, Fetch& fetch, std::vector<InsnTime>& times,
     r.moved = 0;
 }
 
+// Each unit's next instruction to model, and its start once known (-1 before). A
+// start, once known, changes only when a running LOAD or DRAIN moves.
+struct Cursors {
+    std::array<size_t, 3> next{};
+    std::array<int64_t, 3> start{-1, -1, -1};
+
+    void modelled(int u) {
+        ++next[static_cast<size_t>(u)];
+        start[static_cast<size_t>(u)] = -1;
+    }
+    void forget() { start.fill(-1); }
+};
+
 // The next instruction to model: of the units' next instructions whose start is known,
 // the one that starts first (in program order on a tie). Modelling in time order lets
 // each transfer take the bus in the order the hardware's do, and keeps a completion
 // open to change (Running) until nothing that starts before it is left. Returns
 // the instruction and its start; when no start is known yet, the first unmodelled
 // instruction in program order, whose producers all came before it.
-std::pair<size_t, int64_t> next_to_model(Machine& m, Fetch& fetch,
-                                         const std::array<size_t, 3>& next) {
+std::pair<size_t, int64_t> next_to_model(Machine& m, Fetch& fetch, Cursors& c) {
     std::array<size_t, 3> insn{};
-    std::array<int64_t, 3> start{};
     size_t first = kNoInsn;
-    for (int u = 0; u < 3; ++u) {
-        const std::vector<size_t>& q = fetch.queue(u);
-        const size_t k = next[static_cast<size_t>(u)];
-        insn[static_cast<size_t>(u)] = k < q.size() ? q[k] : kNoInsn;
-        first = std::min(first, insn[static_cast<size_t>(u)]);
-        start[static_cast<size_t>(u)] = -1;
+    for (size_t u = 0; u < 3; ++u) {
+        const std::vector<size_t>& q = fetch.queue(int(u));
+        insn[u] = c.next[u] < q.size() ? q[c.next[u]] : kNoInsn;
+        first = std::min(first, insn[u]);
     }
     if (first == kNoInsn) return {kNoInsn, 0};
     while (true) {
         size_t best = kNoInsn;
         int64_t best_start = 0;
-        for (size_t u = 0; u < 3; ++u) {  // those not known before may be now
+        for (size_t u = 0; u < 3; ++u) {
             if (insn[u] == kNoInsn) continue;
-            if (start[u] < 0) start[u] = ready_at(m, fetch, insn[u], int(u), false);
-            if (start[u] >= 0 && (best == kNoInsn || start[u] < best_start ||
-                                  (start[u] == best_start && insn[u] < best))) {
+            int64_t& start = c.start[u];
+            if (start < 0) start = ready_at(m, fetch, insn[u], int(u), false);
+            if (start >= 0 && (best == kNoInsn || start < best_start ||
+                               (start == best_start && insn[u] < best))) {
                 best = insn[u];
-                best_start = start[u];
+                best_start = start;
             }
         }
         if (best == kNoInsn) {
@@ -697,19 +711,21 @@ CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwPar
     Machine m(hw);
     Fetch fetch(m, program);
     std::vector<InsnTime> times(timeline != nullptr ? program.size() : 0);
-    std::array<size_t, 3> next{};  // each unit's next instruction
+    Cursors cursors;
     int64_t last = kStartCycles;
     while (true) {
-        const auto [i, start] = next_to_model(m, fetch, next);
+        const auto [i, start] = next_to_model(m, fetch, cursors);
         if (i == kNoInsn) break;
         const int u = fetch.unit_of(i);
         const int64_t end = execute(m, fetch, i, program[i], u, start);
-        ++next[static_cast<size_t>(u)];
+        cursors.modelled(u);
         fetch.completed(i, end);
         if (!times.empty()) times[i] = {u, start, end};
         last = std::max(last, end);
         for (int v : {0, 2}) {
-            if (m.running[static_cast<size_t>(v)].moved > 0) report_moved(m, v, fetch, times, last);
+            if (m.running[static_cast<size_t>(v)].moved == 0) continue;
+            report_moved(m, v, fetch, times, last);
+            cursors.forget();
         }
     }
     if (timeline != nullptr) {
