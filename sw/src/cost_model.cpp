@@ -8,7 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <deque>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -35,14 +35,22 @@ constexpr size_t kNoInsn = SIZE_MAX;
 
 enum Queue { kLd2Cp, kCp2Ld, kCp2Dr, kDr2Cp };
 
+// Each dependency queue's tokens: when each was pushed, in order; those before `popped`
+// are gone.
 struct Tokens {
-    std::array<std::deque<int64_t>, 4> ready;  // push times, FIFO per queue
-    bool has(Queue q) const { return !ready[q].empty(); }
+    std::array<std::vector<int64_t>, 4> pushed;
+    std::array<size_t, 4> popped{};
+
+    bool has(Queue q) const { return popped[q] < pushed[q].size(); }
+    int64_t front(Queue q) const { return pushed[q][popped[q]]; }
     int64_t pop(Queue q) {
-        if (ready[q].empty()) return 0;  // not produced earlier: not our streams
-        const int64_t t = ready[q].front();
-        ready[q].pop_front();
-        return t;
+        if (!has(q)) return 0;  // not produced earlier: not our streams
+        return pushed[q][popped[q]++];
+    }
+    void push(Queue q, int64_t t) { pushed[q].push_back(t); }
+    // Moves the latest token of q later, if it is still there.
+    void delay_latest(Queue q, int64_t by) {
+        if (has(q)) pushed[q].back() += by;
     }
 };
 
@@ -229,11 +237,11 @@ private:
     // The slots of `k` more bursts (k at most slots()), the first freeing at `first`
     // and each later one `step` cycles after the one before.
     void push(int64_t k, double first, double step) {
-        std::copy(free_.begin() + k, free_.end(), free_.begin());
-        double t = first;
-        for (auto it = free_.end() - k; it != free_.end(); ++it, t += step) {
-            *it = static_cast<int64_t>(t + 0.5);
-        }
+        int64_t* f = free_.data();
+        const size_t n = free_.size(), pushed = static_cast<size_t>(k);
+        if (pushed < n) std::memmove(f, f + pushed, (n - pushed) * sizeof(int64_t));
+        double t = first + 0.5;  // rounded to the nearest cycle
+        for (size_t j = n - pushed; j < n; ++j, t += step) f[j] = static_cast<int64_t>(t);
     }
 
     std::vector<int64_t> free_;  // when each slot frees, oldest first
@@ -598,7 +606,7 @@ int64_t ready_at(const Machine& m, const Fetch& fetch, size_t i, int u, bool for
             if (!force) return -1;
             continue;
         }
-        start = std::max(start, m.tokens.ready[q].front());
+        start = std::max(start, m.tokens.front(q));
     }
     return start;
 }
@@ -630,8 +638,8 @@ int64_t execute(Machine& m, Fetch& fetch, size_t i, const isa::Insn& insn, int u
         m.running[2].token = t.push_prev;
     }
     const Queue prev_push = u == 1 ? kCp2Ld : kDr2Cp, next_push = u == 0 ? kLd2Cp : kCp2Dr;
-    if (t.push_prev) m.tokens.ready[prev_push].push_back(end + 1);
-    if (t.push_next) m.tokens.ready[next_push].push_back(end + 1);
+    if (t.push_prev) m.tokens.push(prev_push, end + 1);
+    if (t.push_next) m.tokens.push(next_push, end + 1);
     m.unit_free[static_cast<size_t>(u)] = end + kUnitTurnaround;
     return end;
 }
@@ -642,8 +650,7 @@ void report_moved(Machine& m, int u, Fetch& fetch, std::vector<InsnTime>& times,
     Running& r = m.running[static_cast<size_t>(u)];
     m.unit_free[static_cast<size_t>(u)] += r.moved;
     (u == 0 ? m.out.load_busy : m.out.drain_busy) += r.moved;
-    std::deque<int64_t>& pushed = m.tokens.ready[u == 0 ? kLd2Cp : kDr2Cp];
-    if (r.token && !pushed.empty()) pushed.back() += r.moved;  // not popped yet
+    if (r.token) m.tokens.delay_latest(u == 0 ? kLd2Cp : kDr2Cp, r.moved);
     fetch.completed(r.insn, r.end);
     if (!times.empty()) times[r.insn].end = r.end;
     last = std::max(last, r.end);
