@@ -60,6 +60,8 @@ struct Tokens {
 // transfer takes the first free cycles from its ready time on, filling gaps.
 class BusCalendar {
 public:
+    void reserve(size_t n) { busy_.reserve(n); }
+
     // Moves `n` beats in the first free cycles at or after `t`; returns the cycle after
     // the last one.
     int64_t take(int64_t t, int64_t n) {
@@ -318,11 +320,15 @@ struct DrainReads {
 };
 
 struct Machine {
-    explicit Machine(const HwParams& params)
+    Machine(const HwParams& params, size_t insns)
         : hw(params),
           reads(params.config.dram_max_outstanding, params.config.dram_latency_cycles, kReadGap),
           writes(params.config.dram_max_outstanding, 1,
-                 params.config.dram_latency_cycles + kWriteGap) {}
+                 params.config.dram_latency_cycles + kWriteGap) {
+        // Room for what a program of `insns` instructions books, allocated once.
+        for (std::vector<int64_t>& q : tokens.pushed) q.reserve(insns);
+        bus.reserve(2 * insns);
+    }
     const HwParams& hw;
     Tokens tokens;
     std::array<int64_t, 3> unit_free{};  // load, compute, drain
@@ -360,6 +366,7 @@ public:
         : m_(machine), arrival_(prog.size(), -1), dispatch_at_(prog.size(), -1),
           completion_(prog.size(), -1), unit_of_(prog.size(), -1),
           tokens_(prog.size()), queue_ahead_(prog.size(), kNone) {
+        for (std::vector<size_t>& q : queued_) q.reserve(prog.size());
         for (size_t i = 0; i < prog.size(); ++i) {
             const isa::Insn& insn = prog[i];
             unit_of_[i] = std::holds_alternative<isa::Load>(insn)  ? 0
@@ -715,7 +722,7 @@ std::pair<size_t, int64_t> next_to_model(Machine& m, Fetch& fetch, Cursors& c) {
 
 CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwParams& hw,
                               std::vector<InsnTime>* timeline) {
-    Machine m(hw);
+    Machine m(hw, program.size());
     Fetch fetch(m, program);
     std::vector<InsnTime> times(timeline != nullptr ? program.size() : 0);
     Cursors cursors;
