@@ -606,15 +606,13 @@ int64_t ready_at(const Machine& m, const Fetch& fetch, size_t i, int u, bool for
     if (fetch.dispatch_at(i) < 0) return -1;
     const isa::Tokens& t = fetch.tokens(i);
     int64_t start = std::max(fetch.dispatch_at(i) + 1, m.unit_free[static_cast<size_t>(u)]);
-    const Queue prev_pop = u == 1 ? kLd2Cp : kCp2Dr, next_pop = u == 0 ? kCp2Ld : kDr2Cp;
-    for (const auto& [pops, q] : {std::pair{t.pop_prev, prev_pop}, {t.pop_next, next_pop}}) {
-        if (!pops) continue;
-        if (!m.tokens.has(q)) {
-            if (!force) return -1;
-            continue;
-        }
-        start = std::max(start, m.tokens.front(q));
-    }
+    const auto wait_for = [&](bool pops, Queue q) {
+        if (!pops) return true;
+        if (m.tokens.has(q)) start = std::max(start, m.tokens.front(q));
+        return force || m.tokens.has(q);
+    };
+    if (!wait_for(t.pop_prev, u == 1 ? kLd2Cp : kCp2Dr)) return -1;
+    if (!wait_for(t.pop_next, u == 0 ? kCp2Ld : kDr2Cp)) return -1;
     return start;
 }
 
@@ -667,12 +665,20 @@ void report_moved(Machine& m, int u, Fetch& fetch, std::vector<InsnTime>& times,
 // Each unit's next instruction to model, and its start once known (-1 before). A
 // start, once known, changes only when a running LOAD or DRAIN moves.
 struct Cursors {
+    explicit Cursors(const Fetch& fetch)
+        : queues{&fetch.queue(0), &fetch.queue(1), &fetch.queue(2)} {
+        for (size_t u = 0; u < 3; ++u) insn[u] = queues[u]->empty() ? kNoInsn : (*queues[u])[0];
+    }
+    std::array<const std::vector<size_t>*, 3> queues;
     std::array<size_t, 3> next{};
+    std::array<size_t, 3> insn{};  // the instruction at next, or kNoInsn
     std::array<int64_t, 3> start{-1, -1, -1};
 
-    void modelled(int u) {
-        ++next[static_cast<size_t>(u)];
-        start[static_cast<size_t>(u)] = -1;
+    void modelled(int unit) {
+        const size_t u = static_cast<size_t>(unit);
+        ++next[u];
+        insn[u] = next[u] < queues[u]->size() ? (*queues[u])[next[u]] : kNoInsn;
+        start[u] = -1;
     }
     void forget() { start.fill(-1); }
 };
@@ -684,13 +690,8 @@ struct Cursors {
 // the instruction and its start; when no start is known yet, the first unmodelled
 // instruction in program order, whose producers all came before it.
 std::pair<size_t, int64_t> next_to_model(Machine& m, Fetch& fetch, Cursors& c) {
-    std::array<size_t, 3> insn{};
-    size_t first = kNoInsn;
-    for (size_t u = 0; u < 3; ++u) {
-        const std::vector<size_t>& q = fetch.queue(int(u));
-        insn[u] = c.next[u] < q.size() ? q[c.next[u]] : kNoInsn;
-        first = std::min(first, insn[u]);
-    }
+    const std::array<size_t, 3>& insn = c.insn;
+    const size_t first = std::min({insn[0], insn[1], insn[2]});
     if (first == kNoInsn) return {kNoInsn, 0};
     while (true) {
         size_t best = kNoInsn;
@@ -725,7 +726,7 @@ CostPrediction predict_cycles(const std::vector<isa::Insn>& program, const HwPar
     Machine m(hw, program.size());
     Fetch fetch(m, program);
     std::vector<InsnTime> times(timeline != nullptr ? program.size() : 0);
-    Cursors cursors;
+    Cursors cursors(fetch);
     int64_t last = kStartCycles;
     while (true) {
         const auto [i, start] = next_to_model(m, fetch, cursors);
