@@ -94,6 +94,16 @@ public:
         return t;
     }
 
+    // Cycles booked in [from, to).
+    int64_t booked_in(int64_t from, int64_t to) const {
+        int64_t n = 0;
+        for (size_t k = busy_.size(); k > 0 && busy_[k - 1].end > from; --k) {
+            const Interval& b = busy_[k - 1];
+            n += std::max<int64_t>(0, std::min(to, b.end) - std::max(from, b.begin));
+        }
+        return n;
+    }
+
 private:
     struct Interval {
         int64_t begin, end;
@@ -588,11 +598,16 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     m.out.bus_beats += n;
     const int64_t first = m.writes.first_beat(w);
     const int64_t alone = m.writes.alone_end(w);
-    // Reads booked on the bus before hold the writes up by at most one cycle per beat;
-    // those of the latest LOAD by one per beat of theirs that the writes met.
+    // The reads booked on the bus before alternate with these writes: those of the
+    // latest LOAD hold them up by a cycle per beat of theirs the writes met, others by
+    // at most a cycle per write beat, and every read booked where the writes alternate
+    // takes a cycle of it.
     const int64_t waits = m.running[0].compete(first, n);
+    const int64_t reads = m.bus.booked_in(first, first + 2 * n);
     const int64_t booked = m.writes.stream(m.bus, w, alone);
-    const int64_t data_end = std::max(alone, std::min(booked, first + n + (waits > 0 ? waits : n)));
+    const int64_t data_end =
+        std::max({alone, std::min(booked, first + n + (waits > 0 ? waits : n)),
+                  first + n + std::min(n, reads)});
     const int64_t end = data_end + m.latency() + kDrainTail;
     m.running[2].open(i, first, data_end, n, end);
     m.drain_reads = DrainReads{start + 1, n, data_end - (start + 1 + n)};
