@@ -248,8 +248,8 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
     }
     EXPECT_GE(ran, GetParam() == "resnet18" ? 14 : 30);
     EXPECT_GE(tiled, GetParam() == "resnet18" ? 4 : 10) << "too few layers run in several tiles";
-    // Bounds that hold today, to catch regressions: the target of 5% on every layer is
-    // missed on a few layers of a few hundred cycles (docs/performance.md).
+    // The performance issue's target: the model within 5% of the RTL on every layer
+    // (docs/performance.md, "The cost model"); the median guards what it is today.
     std::sort(model_errors.begin(), model_errors.end());
     const double median = model_errors[model_errors.size() / 2];
     const auto within_5 = std::count_if(model_errors.begin(), model_errors.end(),
@@ -257,9 +257,8 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
     std::printf("cost model vs RTL on %zu layers (%s): median error %.2f%%, max %.2f%%, "
                 "%td within 5%%\n", model_errors.size(), GetParam().c_str(), 100 * median,
                 100 * model_errors.back(), within_5);
-    EXPECT_LE(median, 0.03);
-    EXPECT_LE(model_errors.back(), 0.12);
-    EXPECT_GE(double(within_5), 0.75 * double(model_errors.size()));
+    EXPECT_LE(median, 0.01);
+    EXPECT_LE(model_errors.back(), 0.05);
 }
 
 // A device whose instruction stream gets corrupted in DRAM just before it runs: the
