@@ -11,9 +11,9 @@
 //                  Never set together with illegal_o (illegal wins).
 //
 // The verdict is registered: it is taken in a cycle with check_i high and holds until
-// the next one. All address arithmetic is done in 64 bits, wide enough that no
-// sum or product can overflow (the widest is LOAD's z*rows*cols: 16+17+17 bits), so the
-// verdict equals the software's uint64 arithmetic; synthesis trims the unused width.
+// the next one. All address arithmetic is done in 64 bits, wide enough that no sum or
+// product can overflow, so the verdict equals the software's uint64 arithmetic;
+// synthesis trims the unused width.
 `default_nettype none
 
 module insn_check #(
@@ -63,7 +63,11 @@ module insn_check #(
         logic [63:0] l_buffer, l_sram_base, l_dram_base, l_z, l_y, l_x, l_dz, l_dy;
         logic [63:0] l_pt, l_pb, l_pl, l_pr, l_pv;
         logic load_illegal, load_range;
-        logic [63:0] l_rows, l_cols, l_entries, l_depth;
+        logic [16:0] l_rows, l_cols;  // pads (8 bits) + extent (16 bits) + pads
+        logic [63:0] l_depth;
+        logic [32:0] l_zr;       // z * rows: 16 x 17 bits
+        logic [33:0] l_entries;  // (z * rows, saturated to 17 bits) * cols: 17 x 17 bits
+        logic l_huge;
 
         l_buffer    = 64'(insn[accel_isa_pkg::LOAD_BUFFER_LO +: accel_isa_pkg::LOAD_BUFFER_W]);
         l_sram_base = 64'(insn[accel_isa_pkg::LOAD_SRAM_BASE_LO +: accel_isa_pkg::LOAD_SRAM_BASE_W]);
@@ -84,14 +88,20 @@ module insn_check #(
                        (l_buffer != BUF_INP &&
                         (l_pt != '0 || l_pb != '0 || l_pl != '0 || l_pr != '0 || l_pv != '0)) ||
                        misaligned(l_dram_base) || misaligned(l_dz) || misaligned(l_dy);
-        l_rows    = l_pt + l_y + l_pb;
-        l_cols    = l_pl + l_x + l_pr;
-        l_entries = l_z * l_rows * l_cols;  // >= 1 when legal
+        l_rows    = 17'(l_pt) + 17'(l_y) + 17'(l_pb);
+        l_cols    = 17'(l_pl) + 17'(l_x) + 17'(l_pr);
+        // entries = z * rows * cols, in two products that each fit one 18x18 multiplier
+        // (two chained wide products were the FPGA's longest path): when z * rows alone
+        // exceeds 65536, the largest depth, the load is out of range whatever cols (>= 1
+        // when legal) is, so the first product is saturated to 17 bits.
+        l_zr      = 33'(l_z) * 33'(l_rows);
+        l_huge    = l_zr > 33'd65536;
+        l_entries = 34'(l_zr[16:0]) * 34'(l_cols);
         if (l_buffer == BUF_INP) l_depth = INP_D;
         else if (l_buffer == BUF_WGT) l_depth = WGT_D;
         else l_depth = PRM_D;
         // largest address sram_base + entries - 1 < depth
-        load_range = (l_sram_base + l_entries) > l_depth;
+        load_range = l_huge || (l_sram_base + 64'(l_entries)) > l_depth;
         load_check = {load_illegal, load_range};
     endfunction
 
