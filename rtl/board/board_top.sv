@@ -4,7 +4,9 @@
 // accel_cfg_pkg of the hardware config, as for accel_top.
 //
 // Reset: internal power-on reset, synchronous and active high, for the first 16 cycles
-// after configuration (the FPGA loads the counter's initial value).
+// after configuration (the FPGA loads the counter's initial value) and for 16 cycles
+// after rst_ni goes high again: rst_ni low holds the board in reset (the iCEBreaker's
+// user button; on the ULX3S, the PLL until it locks).
 // LEDs: 0 heartbeat (about 1 Hz), 1 a UART frame in progress, 2 the last run is done,
 // 3 the last frame failed (bad checksum, bad request, timeout or a UART framing
 // error/overrun), until a frame succeeds.
@@ -16,6 +18,7 @@ module board_top #(
     parameter int MEM_BYTES = 65536    // on-chip memory standing in for DRAM
 ) (
     input  wire clk_i,
+    input  wire rst_ni,     // low: reset (asynchronous to clk_i; taken through por_q)
     input  wire uart_rx_i,
     output wire uart_tx_o,
     output wire [3:0] led_o
@@ -30,7 +33,8 @@ module board_top #(
     logic [4:0] por_q = 5'd0;
     logic rst;
     always_ff @(posedge clk_i) begin
-        if (!por_q[4]) por_q <= por_q + 1'b1;
+        if (!rst_ni) por_q <= 5'd0;
+        else if (!por_q[4]) por_q <= por_q + 1'b1;
     end
     assign rst = ~por_q[4];
 

@@ -10,6 +10,7 @@ BoardChannel::BoardChannel(uint64_t clk_hz, uint64_t baud, uint32_t seed)
       clocks_per_bit_(clk_hz / baud),
       rng_(seed) {
     top_ = std::make_unique<Vboard_top_tiny>(context_.get(), "board");
+    top_->rst_ni = 1;  // the reset button released
     top_->uart_rx_i = 1;
     top_->clk_i = 0;
     top_->eval();
