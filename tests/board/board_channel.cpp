@@ -92,6 +92,8 @@ void BoardChannel::step() {
     sample_rx(top_->uart_tx_o);
 }
 
+void BoardChannel::set_reset(bool held) { top_->rst_ni = held ? 0 : 1; }
+
 std::vector<uint8_t> BoardChannel::take() {
     std::vector<uint8_t> out(received_.begin(), received_.end());
     received_.clear();

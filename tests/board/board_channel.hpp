@@ -37,6 +37,8 @@ public:
     double seconds() const { return static_cast<double>(cycles_) / static_cast<double>(clk_hz_); }
     uint64_t clk_hz() const { return clk_hz_; }
     uint32_t leds() const;
+    // Holds board_top's rst_ni low (the reset button pressed) or releases it.
+    void set_reset(bool held);
     uint64_t framing_errors() const { return framing_errors_; }
     // Probability of an idle gap (of 1..3 bit times) before each byte the host sends.
     void set_gap_probability(double p) { gap_p_ = p; }

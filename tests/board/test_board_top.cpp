@@ -60,6 +60,30 @@ TEST(BoardTop, InfoAndMemoryRoundTrip) {
     EXPECT_EQ(ch.framing_errors(), 0u);
 }
 
+// rst_ni low (the iCEBreaker's button, the ULX3S's PLL before lock): no answer while
+// it is held; after it, the board answers again and its memory kept its contents.
+TEST(BoardTop, ResetHoldsTheBoardAndKeepsItsMemory) {
+    BoardChannel ch(BOARD_CLK_HZ, BOARD_BAUD, 7);
+    uart::LinkOptions options = fast_options().link;
+    options.timeout = std::chrono::milliseconds(50);
+    options.retries = 0;
+    uart::Link link(ch, options);
+    std::vector<uint8_t> data(64);
+    std::mt19937 rng(11);
+    for (auto& b : data) b = static_cast<uint8_t>(rng());
+    link.write_mem(256, data);
+
+    ch.set_reset(true);
+    EXPECT_THROW(link.info(), DeviceError);
+    ch.set_reset(false);
+    ch.idle(100);
+    ch.discard_input();
+    EXPECT_EQ(link.info().mem_bytes, uint32_t{BOARD_MEM_BYTES});
+    std::vector<uint8_t> back(data.size());
+    link.read_mem(256, back);
+    EXPECT_EQ(back, data);
+}
+
 TEST(BoardTop, ErrorPathsAndResync) {
     BoardChannel ch(BOARD_CLK_HZ, BOARD_BAUD, 2);
     uart::LinkOptions lo = fast_options().link;
