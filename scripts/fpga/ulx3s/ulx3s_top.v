@@ -1,7 +1,7 @@
 // ULX3S top (docs/fpga.md): the board's 25 MHz oscillator through the ECP5 PLL
-// (ulx3s_pll, written by `ecppll` for the hardware config's clock_mhz when the flow
-// runs) clocks board_top, which stays in reset until the PLL locks. CLK_HZ is the
-// frequency the PLL actually makes, which sets the UART's bit timing.
+// (ulx3s_pll, written by `ecppll` when the flow runs, for the flow's board_mhz) clocks
+// board_top, which stays in reset until the PLL locks. CLK_HZ is the frequency the PLL
+// actually makes, which sets the UART's bit timing.
 `default_nettype none
 
 module ulx3s_top #(
