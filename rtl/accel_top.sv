@@ -286,7 +286,7 @@ module accel_top #(
              ? accel_isa_pkg::ERR_TOKEN_OVERFLOW : 6'd0);
 
     // ---------------------------------------------------------------- counters
-    // Order and meaning as the CSRs CYCLES .. DRAIN_WAIT (sw/include/accel/csr.hpp).
+    // Order and meaning as the CSRs CYCLES .. DRAIN_WAIT (sw/hw/csr.hpp).
     logic [NUM_COUNTERS-1:0] count_en;
     logic [NUM_COUNTERS*64-1:0] counters_q;
     logic r_beat, w_beat;

@@ -1,5 +1,5 @@
 // The control/status registers behind an AXI4-Lite slave (12-bit address, 32-bit
-// data). Offsets come from the generated accel_isa_pkg (sw/include/accel/csr.hpp):
+// data). Offsets come from the generated accel_isa_pkg (sw/hw/csr.hpp):
 //   CTRL        W   bit 0 starts a run: start_o pulses one cycle (ignored while busy_i)
 //   STATUS      R   {done_i, busy_i}
 //   ERROR       R   error_i

@@ -1,5 +1,5 @@
 // The static checks fetch applies to an instruction before dispatching it (docs/isa.md,
-// "Errors"), exactly as sw/src/isa.cpp (decode) and sw/src/isa_check.cpp (check) do:
+// "Errors"), exactly as sw/hw/isa.cpp (decode) and sw/hw/isa_check.cpp (check) do:
 //
 //   illegal_o      unknown opcode; a bit set outside the opcode's fields (FINISH: any bit
 //                  but the opcode); a token flag the unit does not have; LOAD buffer 3;

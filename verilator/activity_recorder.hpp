@@ -16,8 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "accel/csr.hpp"
-#include "accel/error.hpp"
+#include "base/error.hpp"
+#include "hw/csr.hpp"
 #include "activity_timeline.hpp"
 
 namespace accel {

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "accel/error.hpp"
+#include "base/error.hpp"
 
 namespace accel::sim {
 namespace {

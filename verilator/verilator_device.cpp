@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "accel/error.hpp"
-#include "accel/hw_config.hpp"
+#include "base/error.hpp"
+#include "hw/hw_config.hpp"
 #include "verilator_models.hpp"
 
 namespace accel {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "accel/device.hpp"
+#include "devices/device.hpp"
 
 namespace accel {
 

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "accel/csr.hpp"
-#include "accel/error.hpp"
-#include "accel/isa.hpp"
+#include "base/error.hpp"
+#include "hw/csr.hpp"
+#include "hw/isa.hpp"
 #include "activity_recorder.hpp"
 #include "dram_model.hpp"
 #include "verilated.h"

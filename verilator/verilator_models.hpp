@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "accel/device.hpp"
+#include "devices/device.hpp"
 #include "verilator_device.hpp"
 
 namespace accel::detail {

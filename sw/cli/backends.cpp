@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "accel/error.hpp"
-#include "accel/fsim.hpp"
-#include "accel/uart_device.hpp"
-#include "accel/zynq_device.hpp"
+#include "base/error.hpp"
+#include "devices/fsim.hpp"
+#include "devices/uart_device.hpp"
+#include "devices/zynq_device.hpp"
 
 namespace accel::cli {
 namespace {

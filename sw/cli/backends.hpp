@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "accel/runtime.hpp"
+#include "runtime/runtime.hpp"
 #include "verilator_device.hpp"
 
 namespace accel::cli {

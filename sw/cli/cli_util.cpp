@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "accel/error.hpp"
+#include "base/error.hpp"
 
 namespace accel::cli {
 

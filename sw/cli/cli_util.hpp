@@ -7,7 +7,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "accel/conv2d.hpp"
+#include "ops/conv2d.hpp"
 
 namespace accel::cli {
 

@@ -13,12 +13,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "accel/device.hpp"
-#include "accel/error.hpp"
-#include "accel/file_io.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/isa.hpp"
+#include "base/error.hpp"
+#include "base/file_io.hpp"
+#include "devices/device.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "hw/isa.hpp"
 #include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"

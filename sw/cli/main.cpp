@@ -7,7 +7,7 @@
 
 #include <boost/program_options/errors.hpp>
 
-#include "accel/error.hpp"
+#include "base/error.hpp"
 #include "commands.hpp"
 
 namespace {

@@ -6,15 +6,16 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include "accel/error.hpp"
-#include "accel/file_io.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/metrics.hpp"
-#include "accel/lowering.hpp"
-#include "accel/npy.hpp"
-#include "accel/plan.hpp"
-#include "accel/report.hpp"
+#include "base/error.hpp"
+#include "base/file_io.hpp"
+#include "compiler/lowering.hpp"
+#include "compiler/metrics.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "formats/npy.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "runtime/report.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 

@@ -8,8 +8,8 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include "accel/error.hpp"
-#include "accel/npy.hpp"
+#include "base/error.hpp"
+#include "formats/npy.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/plan.hpp"
-#include "accel/reference.hpp"
-#include "accel/runtime.hpp"
-#include "accel/workload.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "devices/fsim.hpp"
+#include "formats/workload.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "ops/reference.hpp"
+#include "runtime/runtime.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "accel/byte_channel.hpp"
+#include "devices/byte_channel.hpp"
 #include "verilated.h"
 
 class Vboard_top_tiny;

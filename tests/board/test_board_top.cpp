@@ -9,14 +9,15 @@
 #include <random>
 #include <vector>
 
-#include "accel/csr.hpp"
-#include "accel/error.hpp"
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/isa.hpp"
-#include "accel/reference.hpp"
-#include "accel/runtime.hpp"
-#include "accel/uart_device.hpp"
+#include "base/error.hpp"
+#include "compiler/planner.hpp"
+#include "devices/fsim.hpp"
+#include "devices/uart_device.hpp"
+#include "hw/csr.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/isa.hpp"
+#include "ops/reference.hpp"
+#include "runtime/runtime.hpp"
 #include "board_channel.hpp"
 #include "random_layer.hpp"
 

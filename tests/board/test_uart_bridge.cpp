@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "Vuart_bridge.h"
-#include "accel/uart_protocol.hpp"
+#include "devices/uart_protocol.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

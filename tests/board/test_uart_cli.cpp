@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/file_io.hpp"
-#include "accel/npy.hpp"
-#include "accel/reference.hpp"
+#include "base/file_io.hpp"
+#include "formats/npy.hpp"
+#include "ops/reference.hpp"
 #include "board_channel.hpp"
 #include "cli_runner.hpp"
 #include "random_layer.hpp"

@@ -10,15 +10,16 @@
 #include <fstream>
 #include <random>
 
-#include "accel/csr.hpp"
-#include "accel/error.hpp"
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/isa.hpp"
-#include "accel/layout.hpp"
-#include "accel/reference.hpp"
-#include "accel/runtime.hpp"
-#include "accel/zynq_device.hpp"
+#include "base/error.hpp"
+#include "compiler/layout.hpp"
+#include "compiler/planner.hpp"
+#include "devices/fsim.hpp"
+#include "devices/zynq_device.hpp"
+#include "hw/csr.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/isa.hpp"
+#include "ops/reference.hpp"
+#include "runtime/runtime.hpp"
 #include "random_layer.hpp"
 
 namespace accel {

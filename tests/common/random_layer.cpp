@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "accel/quant.hpp"
+#include "ops/quant.hpp"
 
 namespace accel::testing {
 namespace {

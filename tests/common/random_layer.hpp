@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "accel/conv2d.hpp"
-#include "accel/tensor.hpp"
+#include "base/tensor.hpp"
+#include "ops/conv2d.hpp"
 
 namespace accel::testing {
 

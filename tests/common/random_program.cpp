@@ -7,7 +7,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "accel/quant.hpp"
+#include "ops/quant.hpp"
 
 namespace accel::test {
 namespace {

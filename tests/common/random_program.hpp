@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "accel/device.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/isa.hpp"
+#include "devices/device.hpp"
+#include "hw/hw_params.hpp"
+#include "hw/isa.hpp"
 
 namespace accel::test {
 

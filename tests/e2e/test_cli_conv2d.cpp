@@ -14,11 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/conv2d.hpp"
-#include "accel/npy.hpp"
-#include "accel/quant.hpp"
-#include "accel/reference.hpp"
-#include "accel/tensor.hpp"
+#include "base/tensor.hpp"
+#include "formats/npy.hpp"
+#include "ops/conv2d.hpp"
+#include "ops/quant.hpp"
+#include "ops/reference.hpp"
 #include "cli_runner.hpp"
 
 namespace fs = std::filesystem;

@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/isa.hpp"
+#include "devices/fsim.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/isa.hpp"
 #include "cli_runner.hpp"
 
 namespace fs = std::filesystem;

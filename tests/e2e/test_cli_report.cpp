@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/hw_config.hpp"
-#include "accel/npy.hpp"
-#include "accel/tensor.hpp"
+#include "base/tensor.hpp"
+#include "formats/npy.hpp"
+#include "hw/hw_config.hpp"
 #include "cli_runner.hpp"
 
 using accel::e2e::RunResult;

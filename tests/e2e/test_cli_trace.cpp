@@ -22,8 +22,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/npy.hpp"
-#include "accel/tensor.hpp"
+#include "base/tensor.hpp"
+#include "formats/npy.hpp"
 #include "cli_runner.hpp"
 
 namespace fs = std::filesystem;

@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "accel/device.hpp"
-#include "accel/error.hpp"
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/isa.hpp"
+#include "base/error.hpp"
+#include "devices/device.hpp"
+#include "devices/fsim.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/isa.hpp"
 #include "verilator_device.hpp"
 
 namespace accel::integration {

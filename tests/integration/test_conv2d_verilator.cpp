@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "accel/error.hpp"
-#include "accel/reference.hpp"
-#include "accel/runtime.hpp"
+#include "base/error.hpp"
+#include "compiler/planner.hpp"
+#include "ops/reference.hpp"
+#include "runtime/runtime.hpp"
 #include "device_pair.hpp"
 #include "random_layer.hpp"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "accel/quant.hpp"
+#include "ops/quant.hpp"
 #include "device_pair.hpp"
 
 namespace accel::integration {

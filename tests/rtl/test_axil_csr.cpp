@@ -1,6 +1,6 @@
 // axil_csr: an AXI4-Lite master with random valid delays on AW, W and AR (AW and W in
 // either order or together) and random bready/rready back-pressure, against a C++
-// model of the register map of sw/include/accel/csr.hpp. The status inputs change at
+// model of the register map of sw/hw/csr.hpp. The status inputs change at
 // random; a read must return the value its register had in the AR cycle. Checks the
 // responses (OKAY / SLVERR), byte strobes, in-order B and R, that valid and payload
 // hold until ready, and the start pulse (one cycle, only while not busy).
@@ -13,7 +13,7 @@
 
 #include "Vaxil_csr.h"
 #include "Vaxil_csr___024root.h"  // the elaborated parameters (built with --public)
-#include "accel/csr.hpp"
+#include "hw/csr.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

@@ -20,7 +20,7 @@
 
 #include "Vcompute_unit.h"
 #include "Vcompute_unit___024root.h"  // the elaborated parameters (built with --public)
-#include "accel/isa.hpp"
+#include "hw/isa.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

@@ -24,8 +24,8 @@
 
 #include "Vdrain_unit.h"
 #include "Vdrain_unit___024root.h"  // the elaborated parameters (built with --public)
-#include "accel/isa.hpp"
-#include "accel/quant.hpp"
+#include "hw/isa.hpp"
+#include "ops/quant.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

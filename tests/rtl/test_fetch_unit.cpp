@@ -35,9 +35,9 @@
 #include "Vfetch_unit_tiny.h"
 #include "Vfetch_unit_tiny___024root.h"
 #endif
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/isa.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "hw/isa.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

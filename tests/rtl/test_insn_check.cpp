@@ -1,5 +1,5 @@
 // insn_check: its verdict must be exactly accel::isa::decode(word, params).error
-// (sw/src/isa.cpp + isa_check.cpp) for every 512-bit word, for the default and the tiny
+// (sw/hw/isa.cpp + isa_check.cpp) for every 512-bit word, for the default and the tiny
 // hardware configs:
 //   Ok -> neither output; IllegalInstruction -> illegal_o; SramRange -> range_error_o only.
 //
@@ -30,9 +30,9 @@
 #include "Vinsn_check_tiny.h"
 #include "Vinsn_check_tiny___024root.h"
 #endif
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/isa.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "hw/isa.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

@@ -19,7 +19,7 @@
 
 #include "Vload_unit.h"
 #include "Vload_unit___024root.h"  // the elaborated parameters (built with --public)
-#include "accel/isa.hpp"
+#include "hw/isa.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

@@ -14,7 +14,7 @@
 
 #include "Vrequant.h"
 #include "Vrequant___024root.h"  // the elaborated parameters (built with --public)
-#include "accel/quant.hpp"
+#include "ops/quant.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

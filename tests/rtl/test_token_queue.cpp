@@ -13,7 +13,7 @@
 #include "Vtoken_queue___024root.h"
 #include "Vtoken_queue_max3.h"
 #include "Vtoken_queue_max3___024root.h"
-#include "accel/hw_params.hpp"
+#include "hw/hw_params.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {

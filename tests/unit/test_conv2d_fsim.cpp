@@ -5,10 +5,11 @@
 #include <memory>
 #include <random>
 
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/reference.hpp"
-#include "accel/runtime.hpp"
+#include "compiler/planner.hpp"
+#include "devices/fsim.hpp"
+#include "hw/hw_config.hpp"
+#include "ops/reference.hpp"
+#include "runtime/runtime.hpp"
 #include "random_layer.hpp"
 
 namespace accel {

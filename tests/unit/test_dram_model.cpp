@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "accel/error.hpp"
+#include "base/error.hpp"
 #include "dram_model.hpp"
 
 namespace accel::sim {

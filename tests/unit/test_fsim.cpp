@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "../common/random_program.hpp"
-#include "accel/error.hpp"
-#include "accel/fsim.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/quant.hpp"
-#include "accel/reference.hpp"
+#include "base/error.hpp"
+#include "devices/fsim.hpp"
+#include "hw/hw_config.hpp"
+#include "ops/quant.hpp"
+#include "ops/reference.hpp"
 
 namespace accel {
 namespace {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "accel/error.hpp"
-#include "accel/hw_config.hpp"
+#include "base/error.hpp"
+#include "hw/hw_config.hpp"
 
 namespace fs = std::filesystem;
 

@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
-#include "accel/hw_config.hpp"
-#include "accel/hw_params.hpp"
-#include "accel/isa.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "hw/isa.hpp"
 
 namespace accel::isa {
 namespace {

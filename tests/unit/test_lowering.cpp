@@ -4,10 +4,11 @@
 
 #include <random>
 
-#include "accel/hw_config.hpp"
-#include "accel/lowering.hpp"
-#include "accel/plan.hpp"
-#include "accel/reference.hpp"
+#include "compiler/lowering.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "hw/hw_config.hpp"
+#include "ops/reference.hpp"
 #include "random_layer.hpp"
 
 namespace accel {

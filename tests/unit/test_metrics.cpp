@@ -1,8 +1,8 @@
 // Layer figures worked out by hand: MACs, compulsory DRAM bytes, roofline.
 #include <gtest/gtest.h>
 
-#include "accel/hw_config.hpp"
-#include "accel/metrics.hpp"
+#include "compiler/metrics.hpp"
+#include "hw/hw_config.hpp"
 
 namespace accel {
 namespace {

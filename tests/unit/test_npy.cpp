@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "accel/file_io.hpp"
-#include "accel/error.hpp"
-#include "accel/npy.hpp"
+#include "base/error.hpp"
+#include "base/file_io.hpp"
+#include "formats/npy.hpp"
 
 namespace fs = std::filesystem;
 using accel::TensorI32;

@@ -8,10 +8,11 @@
 #include <random>
 #include <vector>
 
-#include "accel/error.hpp"
-#include "accel/hw_config.hpp"
-#include "accel/plan.hpp"
-#include "accel/scheduler.hpp"
+#include "base/error.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "compiler/scheduler.hpp"
+#include "hw/hw_config.hpp"
 #include "random_layer.hpp"
 
 namespace accel {

@@ -8,8 +8,9 @@
 #include <limits>
 #include <random>
 
-#include "accel/hw_config.hpp"
-#include "accel/plan.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "hw/hw_config.hpp"
 #include "random_layer.hpp"
 
 namespace accel {

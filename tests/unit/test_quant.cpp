@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "accel/error.hpp"
-#include "accel/quant.hpp"
+#include "base/error.hpp"
+#include "ops/quant.hpp"
 
 namespace accel {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "accel/error.hpp"
-#include "accel/quant.hpp"
-#include "accel/reference.hpp"
+#include "base/error.hpp"
+#include "ops/quant.hpp"
+#include "ops/reference.hpp"
 
 namespace accel {
 namespace {

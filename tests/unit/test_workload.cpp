@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "accel/error.hpp"
-#include "accel/reference.hpp"
-#include "accel/workload.hpp"
+#include "base/error.hpp"
+#include "formats/workload.hpp"
+#include "ops/reference.hpp"
 
 namespace {
 

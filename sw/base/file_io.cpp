@@ -1,0 +1,98 @@
+// Whole-file reads, and writes that appear whole or not at all: a temporary file next
+// to the destination is renamed over it, which is atomic on POSIX.
+#include "base/file_io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+
+namespace accel {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+    throw Error(fmt::format("{}: cannot write: {}", path, why));
+}
+
+// mkstemp creates files with mode 0600; give the output the mode a plain
+// open(O_CREAT, 0666) would have. Read once: umask() can only be read by setting it.
+mode_t default_file_mode() {
+    static const mode_t mode = [] {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        return static_cast<mode_t>(0666 & ~mask);
+    }();
+    return mode;
+}
+
+// Writes all of `bytes` to `fd`; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return 0;
+}
+
+// Fills the temporary file; returns 0 or an errno. Always closes `fd`.
+int fill_temp(int fd, std::string_view bytes) {
+    int err = ::fchmod(fd, default_file_mode()) == 0 ? 0 : errno;
+    if (err == 0) err = write_all(fd, bytes);
+    if (::close(fd) != 0 && err == 0) err = errno;  // close can report delayed write errors
+    return err;
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, std::string_view bytes) {
+    // Same directory as `path`, so the rename never crosses a file system.
+    std::string temp = path + ".tmp.XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) fail(path, std::strerror(errno));
+
+    if (const int err = fill_temp(fd, bytes); err != 0) {
+        ::unlink(temp.c_str());
+        fail(path, std::strerror(err));
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) {
+        ::unlink(temp.c_str());
+        fail(path, ec.message());
+    }
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    const bool same = std::filesystem::equivalent(a, b, ec);
+    return !ec && same;
+}
+
+std::string read_file(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);  // also rejects directories
+    if (ec) throw Error(fmt::format("{}: cannot open: {}", path, ec.message()));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    std::string bytes(size, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (static_cast<uintmax_t>(in.gcount()) != size) {
+        throw Error(fmt::format("{}: cannot read: the file changed size while being read", path));
+    }
+    return bytes;
+}
+
+}  // namespace accel

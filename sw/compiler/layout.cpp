@@ -1,0 +1,140 @@
+// Packing the user's tensors into the blocked DRAM layouts the hardware reads.
+#include "compiler/layout.hpp"
+
+#include <cstring>
+
+#include "compiler/lowering.hpp"
+
+namespace accel {
+namespace {
+
+void put_i32(std::vector<uint8_t>& mem, size_t at, int32_t v) {
+    const auto u = static_cast<uint32_t>(v);
+    for (size_t i = 0; i < 4; ++i) mem[at + i] = static_cast<uint8_t>(u >> (8 * i));
+}
+
+// [NB][CB][Hp][Wp] entries of [b][i]; the host-side extra padding holds zx.
+void pack_input(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
+                const TensorI8& x, std::vector<uint8_t>& mem) {
+    const Conv2dShape& s = l.shape;
+    const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
+    const int64_t nb_n = (s.n + hw.batch - 1) / hw.batch;
+    const auto zx = static_cast<uint8_t>(l.params.input_zero_point);
+    size_t at = d.input.base;
+    for (int64_t nb = 0; nb < nb_n; ++nb)
+        for (int64_t cb = 0; cb < cb_n; ++cb)
+            for (int64_t y = 0; y < d.padded_h; ++y)
+                for (int64_t xx = 0; xx < d.padded_w; ++xx) {
+                    const int64_t h = y - d.extra_pad_top, w = xx - d.extra_pad_left;
+                    const bool inside = h >= 0 && h < s.h && w >= 0 && w < s.w;
+                    for (int64_t b = 0; b < hw.batch; ++b) {
+                        const int64_t n = nb * hw.batch + b;
+                        for (int64_t i = 0; i < hw.block_in; ++i, ++at) {
+                            const int64_t c = cb * hw.block_in + i;
+                            if (!inside) {
+                                mem[at] = zx;
+                            } else if (n < s.n && c < s.c) {
+                                mem[at] = static_cast<uint8_t>(
+                                    x.data[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)]);
+                            }
+                        }
+                    }
+                }
+}
+
+// [KB][R][S][CB] entries of [o][i].
+void pack_weights(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
+                  const TensorI8& w, std::vector<uint8_t>& mem) {
+    const Conv2dShape& s = l.shape;
+    const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
+    const int64_t kb_n = (s.k + hw.block_out - 1) / hw.block_out;
+    size_t at = d.weights.base;
+    for (int64_t kb = 0; kb < kb_n; ++kb)
+        for (int64_t r = 0; r < s.r; ++r)
+            for (int64_t t = 0; t < s.s; ++t)
+                for (int64_t cb = 0; cb < cb_n; ++cb)
+                    for (int64_t o = 0; o < hw.block_out; ++o)
+                        for (int64_t i = 0; i < hw.block_in; ++i, ++at) {
+                            const int64_t k = kb * hw.block_out + o, c = cb * hw.block_in + i;
+                            if (k < s.k && c < s.c) {
+                                mem[at] = static_cast<uint8_t>(
+                                    w.data[static_cast<size_t>(((r * s.s + t) * s.c + c) * s.k + k)]);
+                            }
+                        }
+}
+
+// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32.
+void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
+                 const std::vector<int32_t>& folded_bias, std::vector<uint8_t>& mem) {
+    const int64_t kb_n = (l.shape.k + hw.block_out - 1) / hw.block_out;
+    for (int64_t kb = 0; kb < kb_n; ++kb) {
+        const size_t entry = d.params.base + static_cast<size_t>(kb) * hw.prm_entry_bytes;
+        for (int64_t o = 0; o < hw.block_out; ++o) {
+            const int64_t k = kb * hw.block_out + o;
+            if (k >= l.shape.k) continue;  // padded channels: zeros
+            const auto kk = static_cast<size_t>(k), oo = static_cast<size_t>(o);
+            put_i32(mem, entry + 4 * oo, folded_bias[kk]);
+            put_i32(mem, entry + 4 * (hw.block_out + oo), l.params.multiplier[kk]);
+            put_i32(mem, entry + 4 * (2 * hw.block_out + oo), l.params.shift[kk]);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<int32_t> fold_input_zero_point(const Conv2dLayer& layer, const TensorI8& w,
+                                           const std::vector<int32_t>& bias) {
+    const Conv2dShape& s = layer.shape;
+    std::vector<uint32_t> sum(static_cast<size_t>(s.k), 0);
+    for (int64_t rsc = 0; rsc < s.r * s.s * s.c; ++rsc)
+        for (int64_t k = 0; k < s.k; ++k)
+            sum[static_cast<size_t>(k)] += static_cast<uint32_t>(w.data[static_cast<size_t>(rsc * s.k + k)]);
+    std::vector<int32_t> out(bias.size());
+    const auto zx = static_cast<uint32_t>(layer.params.input_zero_point);
+    for (size_t k = 0; k < out.size(); ++k) {
+        out[k] = static_cast<int32_t>(static_cast<uint32_t>(bias[k]) - zx * sum[k]);
+    }
+    return out;
+}
+
+std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParams& hw,
+                                      const Conv2dProgram& program, const TensorI8& x,
+                                      const TensorI8& w, const std::vector<int32_t>& bias) {
+    const DramLayout& d = program.layout;
+    const Conv2dLayer& layer = program.layer;
+    std::vector<uint8_t> mem(d.dram_bytes, 0);
+    for (size_t i = 0; i < program.insns.size(); ++i) {
+        const isa::InsnWord word = isa::encode(program.insns[i]);
+        std::memcpy(&mem[d.program.base + i * isa::kInsnBytes], word.data(), word.size());
+    }
+    pack_input(layer, hw, d, lower_input(original, program.lowering, x), mem);
+    pack_weights(layer, hw, d, lower_weights(original, program.lowering, w), mem);
+    // The lowered weights only add zero taps: the original's sums are the same.
+    pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem);
+    std::memset(&mem[d.zx_row.base], static_cast<uint8_t>(layer.params.input_zero_point),
+                d.zx_row.bytes);
+    return mem;
+}
+
+TensorI8 unpack_output(const Conv2dLayer& layer, const HwParams& hw, const DramLayout&,
+                       const uint8_t* out) {
+    const Conv2dShape& s = layer.shape;
+    const int64_t oh_n = layer.out_h(), ow_n = layer.out_w();
+    const int64_t kb_n = (s.k + hw.block_out - 1) / hw.block_out;
+    TensorI8 y({s.n, oh_n, ow_n, s.k});
+    // [NB][KB][OH][OW][b][o]
+    for (int64_t n = 0; n < s.n; ++n)
+        for (int64_t oh = 0; oh < oh_n; ++oh)
+            for (int64_t ow = 0; ow < ow_n; ++ow)
+                for (int64_t k = 0; k < s.k; ++k) {
+                    const int64_t nb = n / hw.batch, b = n % hw.batch;
+                    const int64_t kb = k / hw.block_out, o = k % hw.block_out;
+                    const int64_t at = ((((nb * kb_n + kb) * oh_n + oh) * ow_n + ow) * hw.batch + b) *
+                                           hw.block_out + o;
+                    y.data[static_cast<size_t>(((n * oh_n + oh) * ow_n + ow) * s.k + k)] =
+                        static_cast<int8_t>(out[at]);
+                }
+    return y;
+}
+
+}  // namespace accel

@@ -1,0 +1,123 @@
+// Host-side rewrites of a conv2d (lowering.hpp explains each).
+#include "base/int_math.hpp"
+#include "compiler/lowering.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace accel {
+namespace {
+
+// The input pixel at padded coordinates (y, x), or zx where they fall in the padding.
+struct PaddedInput {
+    const Conv2dLayer& l;
+    const TensorI8& x;
+    int8_t at(int64_t n, int64_t y, int64_t xx, int64_t c) const {
+        const Conv2dShape& s = l.shape;
+        const int64_t h = y - l.params.pad_top, w = xx - l.params.pad_left;
+        if (h < 0 || h >= s.h || w < 0 || w >= s.w) {
+            return static_cast<int8_t>(l.params.input_zero_point);
+        }
+        return x.data[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)];
+    }
+};
+
+}  // namespace
+
+std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw) {
+    const Conv2dShape& s = layer.shape;
+    const Conv2dParams& p = layer.params;
+    std::vector<Lowering> out{{}};
+    if (s.r == 1 && s.s == 1 && (p.stride_h > 1 || p.stride_w > 1)) {
+        out.push_back({LoweringKind::Subsample, 1});
+    }
+    const int64_t pack = std::min<int64_t>(hw.block_in / s.c, s.s);
+    if (pack >= 2) out.push_back({LoweringKind::PackColumns, pack});
+    return out;
+}
+
+std::string lowering_name(const Lowering& lowering) {
+    switch (lowering.kind) {
+        case LoweringKind::None: return "none";
+        case LoweringKind::Subsample: return "subsample the strided 1x1 input on the host";
+        case LoweringKind::PackColumns:
+            return fmt::format("pack {} kernel columns per input-channel block", lowering.pack);
+    }
+    return "?";
+}
+
+Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
+    Conv2dLayer l = layer;
+    Conv2dParams& p = l.params;
+    Conv2dShape& s = l.shape;
+    switch (lowering.kind) {
+        case LoweringKind::None: break;
+        case LoweringKind::Subsample:
+            s.h = layer.out_h();
+            s.w = layer.out_w();
+            p.stride_h = p.stride_w = 1;
+            p.dilation_h = p.dilation_w = 1;
+            p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
+            break;
+        case LoweringKind::PackColumns: {
+            const int64_t pk = lowering.pack;
+            s.c = layer.shape.c * pk;
+            s.s = ceil_div(layer.shape.s, pk);
+            p.dilation_w = static_cast<int>(pk) * layer.params.dilation_w;
+            p.pad_left = p.pad_right = 0;  // the host pads the columns
+            // Exactly as wide as the output needs: the last packed column may read past
+            // the padded input, where its weights are zero.
+            s.w = (layer.out_w() - 1) * p.stride_w + (s.s - 1) * p.dilation_w + 1;
+            break;
+        }
+    }
+    return l;
+}
+
+TensorI8 lower_input(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& x) {
+    if (lowering.kind == LoweringKind::None) return x;
+    const Conv2dLayer lo = lower_layer(layer, lowering);
+    const Conv2dShape& s = lo.shape;
+    const PaddedInput in{layer, x};
+    TensorI8 out({s.n, s.h, s.w, s.c});
+    size_t at = 0;
+    if (lowering.kind == LoweringKind::Subsample) {
+        const Conv2dParams& p = layer.params;
+        for (int64_t n = 0; n < s.n; ++n)
+            for (int64_t y = 0; y < s.h; ++y)
+                for (int64_t xx = 0; xx < s.w; ++xx)
+                    for (int64_t c = 0; c < s.c; ++c)
+                        out.data[at++] = in.at(n, y * p.stride_h, xx * p.stride_w, c);
+        return out;
+    }
+    const int64_t c0 = layer.shape.c, d = layer.params.dilation_w;
+    for (int64_t n = 0; n < s.n; ++n)
+        for (int64_t y = 0; y < s.h; ++y)
+            for (int64_t j = 0; j < s.w; ++j)
+                for (int64_t k = 0; k < lowering.pack; ++k)
+                    for (int64_t c = 0; c < c0; ++c)
+                        out.data[at++] = in.at(n, y + layer.params.pad_top, j + k * d, c);
+    return out;
+}
+
+TensorI8 lower_weights(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& w) {
+    if (lowering.kind != LoweringKind::PackColumns) return w;
+    const Conv2dShape& s0 = layer.shape;
+    const Conv2dShape s = lower_layer(layer, lowering).shape;
+    TensorI8 out({s.r, s.s, s.c, s.k});  // zero: the taps past the kernel's last column
+    for (int64_t r = 0; r < s.r; ++r)
+        for (int64_t j = 0; j < s.s; ++j)
+            for (int64_t k = 0; k < lowering.pack; ++k) {
+                const int64_t col = j * lowering.pack + k;
+                if (col >= s0.s) continue;
+                for (int64_t c = 0; c < s0.c; ++c)
+                    for (int64_t o = 0; o < s.k; ++o) {
+                        out.data[static_cast<size_t>(((r * s.s + j) * s.c + k * s0.c + c) * s.k + o)] =
+                            w.data[static_cast<size_t>(((r * s0.s + col) * s0.c + c) * s0.k + o)];
+                    }
+            }
+    return out;
+}
+
+}  // namespace accel

@@ -1,0 +1,99 @@
+// Footprints of a tiling: what each buffer holds for the largest tile.
+#include <algorithm>
+
+#include "base/int_math.hpp"
+#include "compiler/plan.hpp"
+
+namespace accel {
+namespace {
+
+// Every one of the layer's `distinct` tiles at once when they all fit (never reloaded,
+// never waited for), else as many copies as fit, up to `most`.
+BufferUse use(int64_t entries, int64_t distinct, int64_t most, int64_t entry_bytes,
+              int64_t depth) {
+    BufferUse u;
+    u.entries = entries;
+    u.entry_bytes = entry_bytes;
+    u.depth = depth;
+    if (distinct > 1 && distinct * entries <= depth) {
+        u.buffers = distinct;
+        u.resident = true;
+    } else {
+        u.buffers = std::clamp<int64_t>(depth / entries, 1, most);
+    }
+    return u;
+}
+
+}  // namespace
+
+const char* loop_order_name(LoopOrder order) {
+    return order == LoopOrder::WeightsOuter ? "weights-outer" : "spatial-outer";
+}
+
+TilingExtents tiling_extents(const Conv2dLayer& layer, const HwParams& hw) {
+    TilingExtents e;
+    e.out_h = layer.out_h();
+    e.out_w = layer.out_w();
+    e.r = layer.shape.r;
+    e.s = layer.shape.s;
+    e.nb = ceil_div(layer.shape.n, hw.batch);
+    e.cb = ceil_div(layer.shape.c, hw.block_in);
+    e.kb = ceil_div(layer.shape.k, hw.block_out);
+    e.stride_h = layer.params.stride_h;
+    e.stride_w = layer.params.stride_w;
+    e.dilation_h = layer.params.dilation_h;
+    e.dilation_w = layer.params.dilation_w;
+    return e;
+}
+
+Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order) {
+    return make_plan(tiling_extents(layer, hw), hw, tile, order);
+}
+
+Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes& tile,
+                     LoopOrder order) {
+    Conv2dPlan plan;
+    plan.tile = tile;
+    plan.order = order;
+    plan.nb = e.nb;
+    plan.cb = e.cb;
+    plan.kb = e.kb;
+    const int64_t span_h = (tile.oh - 1) * e.stride_h + (tile.r - 1) * e.dilation_h + 1;
+    const int64_t span_w = (tile.ow - 1) * e.stride_w + (tile.s - 1) * e.dilation_w + 1;
+    // Distinct tiles: weights differ by output-channel tile and reduction chunk, inputs
+    // by batch block, spatial tile and chunk.
+    const int64_t chunks = ceil_div(e.cb, tile.cb) * ceil_div(e.r, tile.r) * ceil_div(e.s, tile.s);
+    const int64_t wgt_tiles = ceil_div(e.kb, tile.kb) * chunks;
+    const int64_t inp_tiles = e.nb * ceil_div(e.out_h, tile.oh) * ceil_div(e.out_w, tile.ow) * chunks;
+    plan.inp = use(tile.cb * span_h * span_w, inp_tiles, 2, hw.inp_entry_bytes, hw.inp_depth);
+    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, 2, hw.wgt_entry_bytes,
+                   hw.wgt_depth);
+    // Accumulators: a ring of up to three tiles, so that a tile's DRAIN has two tiles'
+    // GEMMs, not one, before its slot is needed again (the DRAIN shares the bus with the
+    // loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
+    plan.acc = use(tile.kb * tile.oh * tile.ow, 1, 3, hw.acc_entry_bytes, hw.acc_depth);
+    // Parameters: every output-channel block when they all fit (each loaded at the first
+    // tile that needs it), else a ring of four tiles' worth (scheduler.cpp explains why).
+    plan.prm.entry_bytes = hw.prm_entry_bytes;
+    plan.prm.depth = hw.prm_depth;
+    if (plan.kb <= hw.prm_depth) {
+        plan.prm.entries = plan.kb;
+        plan.prm.buffers = 1;
+    } else {
+        plan.prm.entries = tile.kb;
+        plan.prm.buffers = 4;
+    }
+    return plan;
+}
+
+bool plan_fits(const Conv2dPlan& plan) {
+    const TileSizes& t = plan.tile;
+    const bool positive = t.oh >= 1 && t.ow >= 1 && t.kb >= 1 && t.cb >= 1 && t.r >= 1 &&
+                          t.s >= 1;
+    // GEMM's n_r and n_s are 8-bit fields; every other extent is bounded by a depth.
+    return positive && t.r <= 255 && t.s <= 255 && plan.inp.fits() && plan.wgt.fits() &&
+           plan.acc.fits() && plan.prm.fits();
+}
+
+}  // namespace accel

@@ -1,0 +1,280 @@
+// The planner (docs/tiling.md): enumerate tilings that fit every buffer, rank them
+// with a quick analytical estimate, and schedule the best few through the cost model,
+// which predicts the cycles the RTL takes; the fewest predicted cycles wins.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "base/int_math.hpp"
+#include "compiler/cost_model.hpp"
+#include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
+#include "compiler/scheduler.hpp"
+#include "hw/isa.hpp"
+
+namespace accel {
+namespace {
+
+// Tile sizes worth trying along an extent: every ceil(n/k), i.e. the sizes that split
+// n into k nearly equal tiles (no size between two of them uses fewer tiles).
+std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
+    std::vector<int64_t> sizes;
+    for (int64_t k = 1; k <= n; ++k) {
+        const int64_t size = ceil_div(n, k);
+        if (size <= limit && (sizes.empty() || sizes.back() != size)) sizes.push_back(size);
+    }
+    return sizes;  // largest first
+}
+
+// A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
+// the largest of the stepped GEMMs, the bus beats and the load unit's serial LOADs, plus
+// what cannot overlap (the first loads, the last drain, the first pass that fills a
+// resident buffer) and the cost of single buffering.
+int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p) {
+    const TileSizes& t = p.tile;
+    const int64_t oh_t = ceil_div(l.out_h, t.oh), ow_t = ceil_div(l.out_w, t.ow);
+    const int64_t kb_t = ceil_div(p.kb, t.kb);
+    const int64_t chunks = ceil_div(p.cb, t.cb) * ceil_div(l.r, t.r) * ceil_div(l.s, t.s);
+    const int64_t tiles = p.nb * oh_t * ow_t * kb_t;
+    const int64_t spatial = oh_t * ow_t;
+    const int64_t inp_tile = p.inp.entries * hw.inp_entry_bytes;
+    const int64_t wgt_tile = p.wgt.entries * hw.wgt_entry_bytes;
+    const int64_t steps_total = tiles * chunks;  // without reuse, every step loads both
+    int64_t inp_loads = steps_total;
+    int64_t wgt_loads = steps_total;
+    if (chunks == 1) {
+        const bool weights_outer = p.order == LoopOrder::WeightsOuter;
+        wgt_loads = weights_outer ? p.nb * kb_t : (kb_t == 1 ? p.nb : tiles);
+        inp_loads = weights_outer ? (spatial == 1 ? p.nb : tiles) : p.nb * spatial;
+    }
+    if (p.wgt.resident) wgt_loads = p.wgt.buffers;  // each distinct tile once
+    if (p.inp.resident) inp_loads = p.inp.buffers;
+    const int64_t out_tile = t.kb * t.oh * t.ow * hw.batch * hw.block_out;
+    const int64_t out_bytes = p.nb * p.kb * l.out_h * l.out_w * hw.batch * hw.block_out;
+    const int64_t load_beats = (inp_loads * inp_tile + wgt_loads * wgt_tile) / hw.beat_bytes;
+    const int64_t beats = load_beats + out_bytes / hw.beat_bytes;
+    const int64_t steps = p.nb * l.out_h * l.out_w * p.kb * l.r * l.s * p.cb;
+    const int64_t latency = hw.config.dram_latency_cycles;
+    // Instructions: a GEMM per step, the LOADs that step needs, a DRAIN per tile; fetch
+    // reads each over the same bus.
+    const int64_t wgt_insns = t.s == l.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
+    const int64_t insns = steps_total + inp_loads + wgt_loads * wgt_insns + tiles;
+    const int64_t insn_beats = insns * ceil_div(isa::kInsnBytes, hw.beat_bytes);
+    // A step cannot be shorter than its GEMM, nor than its own loads when the GEMM is
+    // too short to hide them behind the previous step.
+    const int64_t per_step_gemm = steps / std::max<int64_t>(1, steps_total) + 8;
+    const int64_t per_step_load = (load_beats + insn_beats) / std::max<int64_t>(1, steps_total) +
+                                  (inp_loads + wgt_loads > p.nb ? latency : 0);
+    const int64_t stepped = steps_total * std::max(per_step_gemm, per_step_load);
+    // The first step, before anything overlaps: its inputs and (when it loads them block
+    // by block) one block of its weights.
+    const int64_t first_weights = first_step_sliced(t, l.s, hw) ? wgt_tile / t.kb : wgt_tile;
+    const int64_t prologue = latency + (inp_tile + first_weights) / hw.beat_bytes;
+    const int64_t epilogue = latency + out_tile / hw.beat_bytes;
+    int64_t serial = 0;  // loads that cannot overlap compute in a single buffer
+    if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
+    if (p.acc.buffers == 1) serial += out_bytes / hw.beat_bytes + latency * tiles;
+    // The load unit runs its LOADs one after another, each paying the DRAM latency.
+    const int64_t per_load = latency + 6;
+    const int64_t load_serial = load_beats + (inp_loads + wgt_loads * wgt_insns) * per_load;
+    // A resident buffer whose tiles all come in the first pass of the outer loop (the
+    // inputs when output-channel tiles are outer, the weights when spatial tiles are)
+    // loads all of it then, under that pass's GEMMs only.
+    int64_t first_pass = 0;
+    const bool weights_outer = p.order == LoopOrder::WeightsOuter;
+    if (p.inp.resident && (weights_outer || spatial == 1)) {
+        first_pass = (p.inp.buffers * inp_tile + chunks * wgt_tile) / hw.beat_bytes +
+                     (p.inp.buffers + chunks * wgt_insns) * per_load - steps / kb_t;
+    }
+    if (p.wgt.resident && (!weights_outer || kb_t == 1)) {
+        first_pass = std::max(first_pass,
+                              (p.wgt.buffers * wgt_tile + chunks * inp_tile) / hw.beat_bytes +
+                                  (p.wgt.buffers * wgt_insns + chunks) * per_load - steps / spatial);
+    }
+    return std::max({stepped, beats + insn_beats, load_serial}) + std::max<int64_t>(0, first_pass) +
+           prologue + epilogue + serial;
+}
+
+struct Candidate {
+    int64_t estimate;
+    TileSizes tile;
+    LoopOrder order;
+};
+
+// The sizes tried along each tile dimension (oh, ow, kb, cb, r, s). Reduction chunks of
+// part of the kernel cost a GEMM and a LOAD per part, and pay only when the whole kernel
+// does not fit: then every split of it is tried.
+std::array<std::vector<int64_t>, 6> tile_sizes(const TilingExtents& l, const HwParams& hw) {
+    const bool whole_kernel_fits =
+        plan_fits(make_plan(l, hw, {1, 1, 1, 1, l.r, l.s}, LoopOrder::WeightsOuter));
+    return {split_sizes(l.out_h, hw.acc_depth),
+            split_sizes(l.out_w, hw.acc_depth),
+            split_sizes(l.kb, hw.acc_depth),
+            split_sizes(l.cb, hw.inp_depth),
+            whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, 255),
+            whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
+}
+
+// With one output-channel tile or one spatial tile both loop orders give the same
+// program: the planner keeps weights-outer.
+bool one_order(const TilingExtents& l, const TileSizes& t) {
+    return t.kb == l.kb || (t.oh == l.out_h && t.ow == l.out_w);
+}
+
+// Every tiling that fits, largest tiles first; weight chunks and row counts that do not
+// fit are skipped before the sizes inside them are tried.
+std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw) {
+    const auto [ohs, ows, kbs, cbs, rs, ss] = tile_sizes(l, hw);
+    std::vector<Candidate> out;
+    for (int64_t r : rs)
+        for (int64_t s : ss)
+            for (int64_t cb : cbs)
+                for (int64_t kb : kbs) {
+                    if (!make_plan(l, hw, {1, 1, kb, cb, r, s}, LoopOrder::WeightsOuter).wgt.fits()) continue;
+                    for (int64_t oh : ohs) {
+                        if (!plan_fits(make_plan(l, hw, {oh, 1, kb, cb, r, s}, LoopOrder::WeightsOuter))) continue;
+                        for (int64_t ow : ows) {
+                            Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, LoopOrder::WeightsOuter);
+                            if (!plan_fits(p)) continue;
+                            out.push_back({estimate(l, hw, p), p.tile, p.order});
+                            if (one_order(l, p.tile)) continue;
+                            p.order = LoopOrder::SpatialOuter;  // same footprints
+                            out.push_back({estimate(l, hw, p), p.tile, p.order});
+                        }
+                    }
+                }
+    return out;
+}
+
+// The sizes next to `v` in `sizes` (sorted largest first).
+std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
+    std::vector<int64_t> out;
+    const auto it = std::find(sizes.begin(), sizes.end(), v);
+    if (it == sizes.end()) return out;
+    if (it != sizes.begin()) out.push_back(*(it - 1));
+    if (it + 1 != sizes.end()) out.push_back(*(it + 1));
+    return out;
+}
+
+// The best tiling of the layer by the cost model, over every lowering, or nothing when
+// no tile fits. Candidates of all lowerings are scheduled in the order of the estimate
+// until a budget of scheduled instructions is spent: small layers, whose programs are
+// short and whose fixed costs the estimate ranks worst, get much of their tile space
+// searched; large ones the best few. The estimate ranks near-equal tilings a few
+// percent apart at random, so the best one found is then improved by a local search:
+// each of its tile sizes moved to the next size up or down, or the loop order flipped,
+// while that lowers the predicted cycles.
+std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw) {
+    struct Lowered {
+        Lowering lowering;
+        TilingExtents extents;  // of the lowered layer
+    };
+    std::vector<Lowered> lowered;
+    std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
+    for (const Lowering& lowering : lowerings_for(original, hw)) {
+        const TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
+        for (const Candidate& c : candidates(e, hw)) all.push_back({c, lowered.size()});
+        lowered.push_back({lowering, e});
+    }
+    if (all.empty()) return std::nullopt;
+    constexpr size_t kAtLeast = 8;      // candidates always scheduled
+    constexpr size_t kAtMost = 256;     // candidates ever scheduled by the estimate
+    constexpr int64_t kBudget = 16000; // instructions scheduled, past kAtLeast
+    constexpr int kMoves = 8;           // rounds of the local search
+    const size_t ranked = std::min(kAtMost, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<long>(ranked), all.end(),
+                      [](const auto& a, const auto& b) { return a.first.estimate < b.first.estimate; });
+    std::set<std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, LoopOrder>> tried;
+    Conv2dPlan best;
+    size_t best_lowering = 0;
+    bool have = false;
+    auto consider = [&](size_t li, const TileSizes& t, LoopOrder order) -> int64_t {
+        if (!tried.insert({li, t.oh, t.ow, t.kb, t.cb, t.r, t.s, order}).second) return 0;
+        Conv2dPlan p = make_plan(lowered[li].extents, hw, t, order);
+        if (!plan_fits(p)) return 0;
+        p.lowering = lowered[li].lowering;
+        predict_plan(original, hw, p);
+        if (!have || p.predicted_cycles < best.predicted_cycles) {
+            best = p;
+            best_lowering = li;
+        }
+        have = true;
+        return p.instructions;
+    };
+    int64_t spent = 0;
+    for (size_t i = 0; i < ranked && (i < kAtLeast || spent < kBudget); ++i) {
+        spent += consider(all[i].second, all[i].first.tile, all[i].first.order);
+    }
+    const TilingExtents& e = lowered[best_lowering].extents;
+    const auto sizes = tile_sizes(e, hw);  // the local search stays in the tile space
+    int64_t TileSizes::*const dims[] = {&TileSizes::oh, &TileSizes::ow, &TileSizes::kb,
+                                        &TileSizes::cb, &TileSizes::r,  &TileSizes::s};
+    for (int round = 0; round < kMoves; ++round) {
+        const Conv2dPlan from = best;
+        for (size_t d = 0; d < 6; ++d) {
+            for (int64_t v : next_to(sizes[d], from.tile.*dims[d])) {
+                TileSizes t = from.tile;
+                t.*dims[d] = v;
+                consider(best_lowering, t, from.order);
+            }
+        }
+        if (!one_order(e, from.tile)) {
+            consider(best_lowering, from.tile,
+                     from.order == LoopOrder::WeightsOuter ? LoopOrder::SpatialOuter
+                                                           : LoopOrder::WeightsOuter);
+        }
+        if (best.predicted_cycles >= from.predicted_cycles) break;  // a local optimum
+    }
+    return best;
+}
+
+}  // namespace
+
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan) {
+    const Conv2dProgram program = schedule_conv2d(layer, hw, plan);
+    const CostPrediction cost = predict_cycles(program.insns, hw);
+    plan.predicted_cycles = cost.cycles;
+    plan.ideal_cycles = cost.gemm_steps;
+    plan.dram_read_bytes = program.load_bytes +
+                           static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
+    plan.dram_write_bytes = program.drain_bytes;
+    plan.instructions = static_cast<int64_t>(program.insns.size());
+}
+
+std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw) {
+    validate(layer);
+    std::vector<Conv2dPlan> out;
+    for (const Lowering& lowering : lowerings_for(layer, hw)) {
+        const TilingExtents e = tiling_extents(lower_layer(layer, lowering), hw);
+        for (const Candidate& c : candidates(e, hw)) {
+            out.push_back(make_plan(e, hw, c.tile, c.order));
+            out.back().lowering = lowering;
+        }
+    }
+    return out;
+}
+
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
+    validate(layer);
+    const std::optional<Conv2dPlan> best = best_plan(layer, hw);
+    if (!best) {
+        // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
+        // buffer. Kept so that a future ISA limit cannot fail silently.
+        const Conv2dPlan smallest = make_plan(layer, hw, TileSizes{}, LoopOrder::WeightsOuter);
+        throw Error(fmt::format(
+            "layer cannot be tiled: even a 1x1 tile needs INP {}/{}, WGT {}/{}, ACC {}/{}, "
+            "PRM {}/{} entries",
+            smallest.inp.entries, smallest.inp.depth, smallest.wgt.entries, smallest.wgt.depth,
+            smallest.acc.entries, smallest.acc.depth, smallest.prm.entries * smallest.prm.buffers,
+            smallest.prm.depth));
+    }
+    return *best;
+}
+
+}  // namespace accel

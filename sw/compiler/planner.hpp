@@ -1,0 +1,23 @@
+// The planner: chooses, for one conv2d layer on one hardware config, the tiling plan
+// (plan.hpp) with the fewest predicted cycles (docs/tiling.md, "The planner").
+#pragma once
+#include <vector>
+
+#include "compiler/plan.hpp"
+
+namespace accel {
+
+// Every plan the planner chooses from: each lowering of the layer (lowering.hpp) with
+// each tiling of the lowered layer that fits, unpredicted. The test-only exhaustive
+// oracle predicts them all.
+std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw);
+
+// Fills the plan's predicted_cycles, ideal_cycles, DRAM bytes and instruction count from
+// its schedule through the cost model (cost_model.hpp).
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan);
+
+// Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
+// saying which buffer is short, and by how much, when not even the smallest tile fits.
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw);
+
+}  // namespace accel

@@ -1,0 +1,57 @@
+// The scheduler: turns a conv2d plan into the instruction stream of docs/isa.md and
+// the DRAM layout it expects (docs/tiling.md). The host-side layout conversion that
+// fills and reads that DRAM lives in layout.hpp.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "compiler/plan.hpp"
+#include "hw/isa.hpp"
+#include "ops/conv2d.hpp"
+
+namespace accel {
+
+struct DramRegion {
+    uint32_t base = 0;
+    uint32_t bytes = 0;
+};
+
+// Where each tensor lives in DRAM, in the blocked layouts the hardware reads:
+//  input    [NB][CB][Hp][Wp] entries of BATCH x BLOCK_IN int8; Hp, Wp include `extra_pad`
+//           rows/columns of zx that the load unit cannot insert itself (a side > 255)
+//  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
+//  params   [KB] entries: bias (zx folded in) int32[BO], multiplier int32[BO], shift int32[BO]
+//  zx_row   a row of input entries holding zx, read for tiles that lie wholly in padding
+//  output   [NB][KB][OH][OW] entries of BATCH x BLOCK_OUT int8
+struct DramLayout {
+    DramRegion program, input, weights, params, zx_row, output;
+    int64_t extra_pad_top = 0, extra_pad_bottom = 0, extra_pad_left = 0, extra_pad_right = 0;
+    int64_t padded_h = 0, padded_w = 0;  // Hp, Wp
+    uint64_t dram_bytes = 0;             // everything above, rounded up
+};
+
+struct Conv2dProgram {
+    Conv2dLayer layer;                   // the lowered layer the instructions compute
+    Lowering lowering;                   // how the host rewrites the tensors for it
+    std::vector<isa::Insn> insns;
+    DramLayout layout;
+    int64_t gemm_steps = 0;              // sum of the GEMMs' reduction steps
+    int64_t load_bytes = 0;              // DRAM bytes the LOADs read
+    int64_t drain_bytes = 0;             // DRAM bytes the DRAINs write
+};
+
+// For the lowered layer.
+DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
+                            const Conv2dPlan& plan);
+
+// True when the program's first step (the first tile, its first reduction chunk) loads
+// and multiplies its weights one output-channel block at a time: when it has several
+// blocks over whole kernel rows and one block's GEMM hides the next block's LOAD.
+bool first_step_sliced(const TileSizes& tile, int64_t kernel_cols, const HwParams& hw);
+
+// Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the
+// layer's DRAM image would not fit 32-bit addresses.
+Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
+                              const Conv2dPlan& plan);
+
+}  // namespace accel

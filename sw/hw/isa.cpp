@@ -1,0 +1,246 @@
+#include "hw/isa.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+namespace accel::isa {
+namespace {
+
+// 512-bit little-endian word access.
+uint64_t get_bits(std::span<const uint8_t, kInsnBytes> w, unsigned lo, unsigned width) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; ++i) {
+        const unsigned bit = lo + i;
+        v |= uint64_t{(w[bit / 8] >> (bit % 8)) & 1u} << i;
+    }
+    return v;
+}
+
+void set_bits(InsnWord& w, unsigned lo, unsigned width, uint64_t v) {
+    for (unsigned i = 0; i < width; ++i) {
+        const unsigned bit = lo + i;
+        const auto mask = static_cast<uint8_t>(1u << (bit % 8));
+        if ((v >> i) & 1u) {
+            w[bit / 8] |= mask;
+        } else {
+            w[bit / 8] &= static_cast<uint8_t>(~mask);
+        }
+    }
+}
+
+template <typename T>
+uint64_t to_bits(const T& v) {
+    if constexpr (std::is_enum_v<T>) {
+        return static_cast<uint64_t>(v);
+    } else if constexpr (std::is_same_v<T, int8_t>) {
+        return static_cast<uint8_t>(v);
+    } else {
+        return static_cast<uint64_t>(v);
+    }
+}
+
+template <typename T>
+T from_bits(uint64_t v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return v != 0;
+    } else if constexpr (std::is_same_v<T, int8_t>) {
+        return static_cast<int8_t>(static_cast<uint8_t>(v));
+    } else {
+        return static_cast<T>(v);
+    }
+}
+
+}  // namespace
+
+// The field tables of docs/isa.md. `f(name, lo, width, member)` is called per field.
+template <typename Self, typename F>
+void visit_fields(Self& t, F&& f) {
+    f("pop_prev", 4, 1, t.tokens.pop_prev);
+    f("pop_next", 5, 1, t.tokens.pop_next);
+    f("push_prev", 6, 1, t.tokens.push_prev);
+    f("push_next", 7, 1, t.tokens.push_next);
+    using T = std::remove_const_t<Self>;
+    if constexpr (std::is_same_v<T, Load>) {
+        f("buffer", 8, 2, t.buffer);
+        f("sram_base", 16, 16, t.sram_base);
+        f("dram_base", 32, 32, t.dram_base);
+        f("z_size", 64, 16, t.z_size);
+        f("y_size", 80, 16, t.y_size);
+        f("x_size", 96, 16, t.x_size);
+        f("dram_z_stride", 128, 32, t.dram_z_stride);
+        f("dram_y_stride", 160, 32, t.dram_y_stride);
+        f("pad_top", 192, 8, t.pad_top);
+        f("pad_bottom", 200, 8, t.pad_bottom);
+        f("pad_left", 208, 8, t.pad_left);
+        f("pad_right", 216, 8, t.pad_right);
+        f("pad_value", 224, 8, t.pad_value);
+    } else if constexpr (std::is_same_v<T, Gemm>) {
+        f("init", 8, 1, t.init);
+        f("acc_base", 16, 16, t.acc_base);
+        f("inp_base", 32, 16, t.inp_base);
+        f("wgt_base", 48, 16, t.wgt_base);
+        f("prm_base", 64, 8, t.prm_base);
+        f("n_kb", 80, 16, t.n_kb);
+        f("n_oy", 96, 16, t.n_oy);
+        f("n_ox", 112, 16, t.n_ox);
+        f("n_r", 128, 8, t.n_r);
+        f("n_s", 136, 8, t.n_s);
+        f("n_cb", 144, 16, t.n_cb);
+        f("acc_kb", 160, 16, t.acc_kb);
+        f("acc_oy", 176, 16, t.acc_oy);
+        f("acc_ox", 192, 16, t.acc_ox);
+        f("inp_oy", 208, 16, t.inp_oy);
+        f("inp_ox", 224, 16, t.inp_ox);
+        f("inp_r", 240, 16, t.inp_r);
+        f("inp_s", 256, 16, t.inp_s);
+        f("inp_cb", 272, 16, t.inp_cb);
+        f("wgt_kb", 288, 16, t.wgt_kb);
+        f("wgt_r", 304, 16, t.wgt_r);
+        f("wgt_s", 320, 16, t.wgt_s);
+        f("wgt_cb", 336, 16, t.wgt_cb);
+    } else if constexpr (std::is_same_v<T, Drain>) {
+        f("acc_base", 16, 16, t.acc_base);
+        f("prm_base", 32, 8, t.prm_base);
+        f("n_kb", 48, 16, t.n_kb);
+        f("n_y", 64, 16, t.n_y);
+        f("n_x", 80, 16, t.n_x);
+        f("acc_kb", 96, 16, t.acc_kb);
+        f("acc_y", 112, 16, t.acc_y);
+        f("acc_x", 128, 16, t.acc_x);
+        f("dram_base", 160, 32, t.dram_base);
+        f("dram_kb", 192, 32, t.dram_kb);
+        f("dram_y", 224, 32, t.dram_y);
+        f("dram_x", 256, 32, t.dram_x);
+        f("dram_b", 288, 32, t.dram_b);
+        f("zy", 320, 8, t.zy);
+        f("act_min", 328, 8, t.act_min);
+        f("act_max", 336, 8, t.act_max);
+    }
+}
+
+std::vector<FieldInfo> fields_of(Opcode op) {
+    std::vector<FieldInfo> out;
+    auto collect = [&out](const char* name, unsigned lo, unsigned width, const auto&) {
+        out.push_back({name, lo, width});
+    };
+    switch (op) {
+        case Opcode::Load: { const Load l{}; visit_fields(l, collect); break; }
+        case Opcode::Gemm: { const Gemm g{}; visit_fields(g, collect); break; }
+        case Opcode::Drain: { const Drain d{}; visit_fields(d, collect); break; }
+        case Opcode::Finish: break;
+    }
+    return out;
+}
+
+InsnWord encode(const Insn& insn) {
+    InsnWord w{};
+    std::visit(
+        [&w](const auto& t) {
+            using T = std::decay_t<decltype(t)>;
+            Opcode op = Opcode::Finish;
+            if constexpr (std::is_same_v<T, Load>) op = Opcode::Load;
+            if constexpr (std::is_same_v<T, Gemm>) op = Opcode::Gemm;
+            if constexpr (std::is_same_v<T, Drain>) op = Opcode::Drain;
+            set_bits(w, 0, 4, static_cast<uint64_t>(op));
+            if constexpr (!std::is_same_v<T, Finish>) {
+                visit_fields(t, [&w](const char*, unsigned lo, unsigned width, const auto& m) {
+                    set_bits(w, lo, width, to_bits(m));
+                });
+            }
+        },
+        insn);
+    return w;
+}
+
+namespace {
+
+template <typename T>
+T decode_fields(std::span<const uint8_t, kInsnBytes> w) {
+    T t{};
+    visit_fields(t, [&w](const char*, unsigned lo, unsigned width, auto& m) {
+        m = from_bits<std::remove_reference_t<decltype(m)>>(get_bits(w, lo, width));
+    });
+    return t;
+}
+
+}  // namespace
+
+Decoded decode(std::span<const uint8_t, kInsnBytes> word, const HwParams& hw) {
+    Decoded d;
+    switch (static_cast<Opcode>(get_bits(word, 0, 4))) {
+        case Opcode::Load: d.insn = decode_fields<Load>(word); break;
+        case Opcode::Gemm: d.insn = decode_fields<Gemm>(word); break;
+        case Opcode::Drain: d.insn = decode_fields<Drain>(word); break;
+        case Opcode::Finish: d.insn = Finish{}; break;
+        default: d.error = ErrorCode::IllegalInstruction; return d;
+    }
+    // Reserved bits must be zero: the word must be exactly what its fields encode.
+    const InsnWord again = encode(d.insn);
+    if (!std::equal(again.begin(), again.end(), word.begin())) {
+        d.error = ErrorCode::IllegalInstruction;
+        return d;
+    }
+    d.error = check(d.insn, hw);
+    return d;
+}
+
+Tokens tokens_of(const Insn& insn) {
+    return std::visit(
+        [](const auto& t) -> Tokens {
+            if constexpr (std::is_same_v<std::decay_t<decltype(t)>, Finish>) {
+                return {};
+            } else {
+                return t.tokens;
+            }
+        },
+        insn);
+}
+
+const char* error_name(ErrorCode e) {
+    switch (e) {
+        case ErrorCode::Ok: return "OK";
+        case ErrorCode::IllegalInstruction: return "ILLEGAL_INSTRUCTION";
+        case ErrorCode::SramRange: return "SRAM_RANGE";
+        case ErrorCode::BusError: return "BUS_ERROR";
+        case ErrorCode::TokenOverflow: return "TOKEN_OVERFLOW";
+        case ErrorCode::Deadlock: return "DEADLOCK";
+        case ErrorCode::NoFinish: return "NO_FINISH";
+    }
+    return "UNKNOWN";
+}
+
+std::string error_names(uint32_t mask) {
+    if (mask == 0) return "OK";
+    std::string s;
+    for (uint32_t kind = 1; kind <= 6; ++kind) {
+        if (mask & error_bit(static_cast<ErrorCode>(kind))) {
+            if (!s.empty()) s += '+';
+            s += error_name(static_cast<ErrorCode>(kind));
+        }
+    }
+    const uint32_t unknown = mask & ~((1u << 6) - 1);
+    if (unknown) s += fmt::format("{}UNKNOWN(0x{:x})", s.empty() ? "" : "+", unknown);
+    return s;
+}
+
+std::string to_string(const Insn& insn) {
+    return std::visit(
+        [](const auto& t) -> std::string {
+            using T = std::decay_t<decltype(t)>;
+            if constexpr (std::is_same_v<T, Finish>) {
+                return "FINISH";
+            } else {
+                std::string s = std::is_same_v<T, Load> ? "LOAD" : std::is_same_v<T, Gemm> ? "GEMM" : "DRAIN";
+                visit_fields(t, [&s](const char* name, unsigned, unsigned, const auto& m) {
+                    const uint64_t v = to_bits(m);
+                    if (v != 0) s += fmt::format(" {}={}", name, v);
+                });
+                return s;
+            }
+        },
+        insn);
+}
+
+}  // namespace accel::isa

@@ -1,0 +1,105 @@
+// The instruction set of docs/isa.md: the one place in software where the encoding
+// is written. Encoding, decoding and the static checks that fetch applies before it
+// dispatches an instruction (shared by fsim; the RTL implements the same checks).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "hw/hw_params.hpp"
+
+namespace accel::isa {
+
+constexpr size_t kInsnBytes = 64;
+using InsnWord = std::array<uint8_t, kInsnBytes>;
+
+enum class Opcode : uint8_t { Load = 1, Gemm = 2, Drain = 3, Finish = 4 };
+enum class Buffer : uint8_t { Inp = 0, Wgt = 1, Prm = 2 };
+
+// Error kinds. The device reports the set of kinds that occurred as a bit mask
+// (bit = 1 << (kind - 1)): with that, the report is the same on every device however
+// the units' timing interleaves (docs/isa.md, "Errors").
+enum class ErrorCode : uint32_t {
+    Ok = 0,
+    IllegalInstruction = 1,
+    SramRange = 2,
+    BusError = 3,
+    TokenOverflow = 4,
+    Deadlock = 5,
+    NoFinish = 6,
+};
+constexpr uint32_t error_bit(ErrorCode e) {
+    return e == ErrorCode::Ok ? 0u : 1u << (static_cast<uint32_t>(e) - 1);
+}
+const char* error_name(ErrorCode e);
+// "OK", or the names of the set bits joined by '+', e.g. "BUS_ERROR+DEADLOCK".
+std::string error_names(uint32_t mask);
+
+struct Tokens {
+    bool pop_prev = false, pop_next = false, push_prev = false, push_next = false;
+};
+
+struct Load {
+    Tokens tokens;
+    Buffer buffer = Buffer::Inp;
+    uint32_t sram_base = 0;
+    uint32_t dram_base = 0;
+    uint32_t z_size = 1, y_size = 1, x_size = 1;
+    uint32_t dram_z_stride = 0, dram_y_stride = 0;
+    uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+    int8_t pad_value = 0;
+};
+
+struct Gemm {
+    Tokens tokens;
+    bool init = false;
+    uint32_t acc_base = 0, inp_base = 0, wgt_base = 0, prm_base = 0;
+    uint32_t n_kb = 1, n_oy = 1, n_ox = 1, n_r = 1, n_s = 1, n_cb = 1;
+    uint32_t acc_kb = 0, acc_oy = 0, acc_ox = 0;
+    uint32_t inp_oy = 0, inp_ox = 0, inp_r = 0, inp_s = 0, inp_cb = 0;
+    uint32_t wgt_kb = 0, wgt_r = 0, wgt_s = 0, wgt_cb = 0;
+};
+
+struct Drain {
+    Tokens tokens;
+    uint32_t acc_base = 0, prm_base = 0;
+    uint32_t n_kb = 1, n_y = 1, n_x = 1;
+    uint32_t acc_kb = 0, acc_y = 0, acc_x = 0;
+    uint32_t dram_base = 0, dram_kb = 0, dram_y = 0, dram_x = 0, dram_b = 0;
+    int8_t zy = 0, act_min = -128, act_max = 127;
+};
+
+struct Finish {};
+
+using Insn = std::variant<Load, Gemm, Drain, Finish>;
+
+InsnWord encode(const Insn& insn);
+
+struct Decoded {
+    ErrorCode error = ErrorCode::Ok;  // IllegalInstruction or SramRange when not Ok
+    Insn insn;
+};
+
+// Decodes and checks one instruction exactly as fetch does (docs/isa.md, "Errors").
+Decoded decode(std::span<const uint8_t, kInsnBytes> word, const HwParams& hw);
+
+// Checks a decoded instruction against the rules of docs/isa.md ("Errors"): Ok,
+// IllegalInstruction or SramRange.
+ErrorCode check(const Insn& insn, const HwParams& hw);
+
+// The field layout of an opcode, for the RTL parameter generator and the docs.
+struct FieldInfo {
+    const char* name;
+    unsigned lo, width;
+};
+std::vector<FieldInfo> fields_of(Opcode op);
+
+// Token flags a unit may use: LOAD has no previous unit, DRAIN no next one.
+Tokens tokens_of(const Insn& insn);
+
+std::string to_string(const Insn& insn);
+
+}  // namespace accel::isa
