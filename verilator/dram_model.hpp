@@ -1,4 +1,4 @@
-// Cycle-level AXI4 slave model of the simulated DRAM (DESIGN.md §5 `dram`): what the
+// Cycle-level AXI4 slave model of the simulated DRAM (docs/hw-config.md, `dram`): what the
 // accelerator's m_axi master talks to in the Verilator device and in RTL module benches.
 //
 // The model is Moore-style: its outputs for a cycle depend only on its internal state,
@@ -130,7 +130,6 @@ public:
     uint64_t cycles() const { return now_ - cycle_base_; }
     uint64_t bytes_read() const { return bytes_read_; }        // OKAY R beats only
     uint64_t bytes_written() const { return bytes_written_; }  // W beats stored
-    uint64_t read_beats() const { return read_beats_; }        // all R beats, SLVERR too
     uint64_t write_beats() const { return write_beats_; }      // all W beats taken
     uint64_t beats() const { return read_beats_ + write_beats_; }
     uint64_t read_bursts() const { return read_bursts_; }      // AR accepted

@@ -170,7 +170,8 @@ std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
 // percent apart at random, so the best one found is then improved by a local search:
 // each of its tile sizes moved to the next size up or down, or the loop order flipped,
 // while that lowers the predicted cycles.
-std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw) {
+std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw,
+                                    bool host_rewrites) {
     struct Lowered {
         Lowering lowering;
         TilingExtents extents;  // of the lowered layer
@@ -178,6 +179,7 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     std::vector<Lowered> lowered;
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
+        if (!host_rewrites && lowering.kind != LoweringKind::None) continue;
         const TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
         for (const Candidate& c : candidates(e, hw)) all.push_back({c, lowered.size()});
         lowered.push_back({lowering, e});
@@ -260,9 +262,9 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     return out;
 }
 
-Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw, bool host_rewrites) {
     validate(layer);
-    const std::optional<Conv2dPlan> best = best_plan(layer, hw);
+    const std::optional<Conv2dPlan> best = best_plan(layer, hw, host_rewrites);
     if (!best) {
         // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
         // buffer. Kept so that a future ISA limit cannot fail silently.

@@ -1,4 +1,4 @@
-// The hardware configuration YAML (docs/cli.md, DESIGN.md section 5): a fixed schema
+// The hardware configuration YAML (docs/hw-config.md): a fixed schema
 // checked strictly, because a silently ignored typo would simulate the wrong machine.
 #include "base/file_io.hpp"
 #include "hw/hw_config.hpp"

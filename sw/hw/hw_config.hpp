@@ -1,4 +1,4 @@
-// The hardware configuration: one YAML file (configs/hw/*.yaml, docs/cli.md) is the
+// The hardware configuration: one YAML file (configs/hw/*.yaml, docs/hw-config.md) is the
 // single source of truth for the RTL parameters, the C++ constants and the FPGA flow.
 #pragma once
 #include <cstdint>

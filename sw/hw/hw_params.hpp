@@ -1,6 +1,6 @@
 // Parameters derived from a HwConfig: buffer geometry and architectural constants.
-// The generator (accel hw-params) writes these into the RTL parameter include and a
-// C++ header, so hardware and software never hold hand-copied numbers.
+// The generator (sw/hw/gen_hw_params.cpp, run by CMake) writes these into the RTL
+// packages and a C++ header, so hardware and software never hold hand-copied numbers.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-// End-to-end tests of `accel bench` (DESIGN.md section 4, docs/cli.md): a small custom
+// End-to-end tests of `accel bench` (docs/cli.md): a small custom
 // workload on both device backends -- table rows, progress, the JSON list and its keys,
 // the timeline -- and bad input that must exit 2 without writing anything.
 #include <gtest/gtest.h>

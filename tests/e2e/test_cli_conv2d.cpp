@@ -1,4 +1,4 @@
-// End-to-end tests of the accel CLI (DESIGN.md sections 3 and 4): build tensors with
+// End-to-end tests of the accel CLI (docs/semantics.md, docs/cli.md): build tensors with
 // the library, run the real binary, and check its files, streams and exit codes.
 #include <gtest/gtest.h>
 
@@ -55,7 +55,7 @@ TensorI32 i32_vector(const std::vector<int32_t>& values) {
     return t;
 }
 
-// OH/OW by DESIGN.md section 3, written out independently of the library.
+// OH/OW by docs/semantics.md, written out independently of the library.
 int64_t out_extent(int64_t in, int64_t pad_a, int64_t pad_b, int64_t kernel, int64_t dilation,
                    int64_t stride) {
     return (in + pad_a + pad_b - dilation * (kernel - 1) - 1) / stride + 1;
@@ -114,7 +114,7 @@ void expect_success(const RunResult& r) {
     EXPECT_EQ(r.err, "") << describe(r);
 }
 
-// DESIGN.md section 4: exit 2 and exactly one line on stderr starting "error: ".
+// docs/cli.md, "Exit codes": exit 2 and exactly one line on stderr starting "error: ".
 void expect_usage_error(const RunResult& r) {
     EXPECT_EQ(r.exit_code, 2) << describe(r);
     EXPECT_TRUE(r.err.starts_with("error: ")) << describe(r);
@@ -206,7 +206,7 @@ TEST_F(CliTest, RefBackendMatchesGoldenReferenceWithPerChannelNpyRequantization)
 }
 
 // The device backends with --check: exit 0, bit-exact, a report with every key of
-// DESIGN.md section 4, on both configs a model is built for.
+// docs/cli.md, on both configs a model is built for.
 TEST_F(CliTest, DeviceBackendsAreBitExactAndReportEveryKey) {
     const GeometryLayer g;
     for (const char* backend : {"fsim", "verilator"}) {

@@ -1,4 +1,4 @@
-// accel conv2d --report on the device backends: every key of DESIGN.md section 4, with
+// accel conv2d --report on the device backends: every key of docs/cli.md ("--report"), with
 // values that agree with MACs, compulsory DRAM bytes and the roofline computed here from
 // the layer's dimensions by the test's own formulas (not the library's metrics).
 #include <gtest/gtest.h>
@@ -43,8 +43,9 @@ struct Layer {
                     }
         return n * c * std::count(hit.begin(), hit.end(), 1);
     }
-    // DESIGN.md section 4: input read + weights + bias and requantization (int32 bias,
-    // int32 multiplier, int8 shift per output channel) + outputs, each once.
+    // docs/cli.md, `compulsory_dram_bytes`: input read + weights + bias and
+    // requantization (int32 bias, int32 multiplier, int8 shift per output channel)
+    // + outputs, each once.
     int64_t compulsory_bytes() const {
         return input_elements_read() + r * s * c * k + 9 * k + n * oh() * ow() * k;
     }

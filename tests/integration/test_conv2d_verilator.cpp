@@ -135,7 +135,7 @@ std::vector<Case> cases() {
     return out;
 }
 
-// The roofline of DESIGN.md section 4, computed here from the dimensions (not by the
+// The roofline of docs/cli.md (`roofline_cycles`), computed here from the dimensions (not by the
 // library's metrics): no run may take fewer cycles.
 int64_t roofline_cycles(const Conv2dLayer& l, const HwParams& hw) {
     const Conv2dShape& s = l.shape;
