@@ -74,7 +74,7 @@ module accel_top #(
     localparam int WGT_W = 8 * BLOCK_OUT * BLOCK_IN;
     localparam int ACC_W = 32 * BATCH * BLOCK_OUT;
     localparam int BIAS_W = 32 * BLOCK_OUT;
-    localparam int QUANT_W = 37 * BLOCK_OUT;
+    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT;
     localparam int INP_AW = $clog2(INP_DEPTH);
     localparam int WGT_AW = $clog2(WGT_DEPTH);
     localparam int ACC_AW = $clog2(ACC_DEPTH);

@@ -25,7 +25,7 @@ module drain_unit #(
     parameter int PRM_DEPTH = 64,       // PRM entries (<= 256: prm_base is 8 bits)
     parameter int MAX_OUTSTANDING = 8,  // write bursts awaiting B
     localparam int ACC_W = 32 * BATCH * BLOCK_OUT,
-    localparam int QUANT_W = 37 * BLOCK_OUT,
+    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT,
     localparam int DW = 8 * BEAT_BYTES,
     localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
     localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
@@ -65,6 +65,7 @@ module drain_unit #(
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
+    localparam int QUANT_BEAT_W = accel_isa_pkg::QUANT_LANE_W * BEAT_BYTES;  // a beat's lanes
     localparam int CW = (BPC > 1) ? $clog2(BPC) : 1;
     localparam int BW = (BATCH > 1) ? $clog2(BATCH) : 1;
     localparam int TW = (BPE > 1) ? $clog2(BPE) : 1;
@@ -249,7 +250,7 @@ module drain_unit #(
     requant #(.LANES(BEAT_BYTES)) u_requant (
         .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q),
         .acc_i(acc_rdata_i[32*BEAT_BYTES*rd_t_q +: 32*BEAT_BYTES]),
-        .quant_i(quant_rdata_i[37*BEAT_BYTES*rd_c_q +: 37*BEAT_BYTES]),
+        .quant_i(quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W]),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(rq_valid), .q_o(rq_q));
 

@@ -23,7 +23,7 @@ module load_unit #(
     localparam int INP_W   = 8 * BATCH * BLOCK_IN,
     localparam int WGT_W   = 8 * BLOCK_OUT * BLOCK_IN,
     localparam int BIAS_W  = 32 * BLOCK_OUT,
-    localparam int QUANT_W = 37 * BLOCK_OUT,
+    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT,
     localparam int DW      = 8 * BEAT_BYTES,
     localparam int INP_AW  = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
     localparam int WGT_AW  = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
@@ -281,13 +281,25 @@ module load_unit #(
     assign quant_waddr_o = waddr[PRM_AW-1:0];
 
     // A PRM entry in DRAM: bias[BO], multiplier[BO], shift[BO], int32 little-endian.
-    logic [BLOCK_OUT-1:0] unused_shift;  // only the 5-bit right-shift amount is kept
+    // The quant lane keeps the shift clamped to [PRM_SHIFT_MIN, PRM_SHIFT_MAX] (docs/isa.md
+    // "DRAIN") as a direction and an amount, so that requant needs no negation.
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W;
+    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
+    localparam int SHIFT_MIN = accel_isa_pkg::PRM_SHIFT_MIN;
+    localparam int SHIFT_MAX = accel_isa_pkg::PRM_SHIFT_MAX;
     for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_prm_lane
-        logic [31:0] shift;
-        assign shift = entry[32 * (2 * BLOCK_OUT + o) +: 32];
-        assign bias_wdata_o[32 * o +: 32]  = entry[32 * o +: 32];
-        assign quant_wdata_o[37 * o +: 37] = {5'd0 - shift[4:0], entry[32 * (BLOCK_OUT + o) +: 32]};
-        assign unused_shift[o] = ^shift[31:5];
+        logic signed [31:0] shift;
+        logic               left;
+        logic [EW-1:0]      amount;
+        assign shift  = signed'(entry[32 * (2 * BLOCK_OUT + o) +: 32]);
+        assign left   = shift > 0;
+        assign amount = (shift > SHIFT_MAX) ? EW'(SHIFT_MAX)
+                      : (shift < SHIFT_MIN) ? EW'(-SHIFT_MIN)
+                      : left ? EW'(shift) : EW'(-shift);
+        assign bias_wdata_o[32 * o +: 32] = entry[32 * o +: 32];
+        assign quant_wdata_o[QL * o +: 32] = entry[32 * (BLOCK_OUT + o) +: 32];
+        assign quant_wdata_o[QL * o + accel_isa_pkg::QUANT_AMOUNT_LO +: EW] = amount;
+        assign quant_wdata_o[QL * o + accel_isa_pkg::QUANT_LEFT_LO] = left;
     end
 endmodule
 

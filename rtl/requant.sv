@@ -1,8 +1,10 @@
 // Per-lane int8 requantization of int32 accumulators (docs/semantics.md, docs/isa.md
-// "DRAIN"):
-//   q = clamp(zy + RDBPOT(SRDHM(acc, multiplier), shift_amount), act_min, act_max)
-// bit-exact with gemmlowp / accel::srdhm + accel::rdbpot for every 32-bit input,
-// including negative multipliers and INT32_MIN * INT32_MIN (saturates to INT32_MAX).
+// "DRAIN"), TFLite's MultiplyByQuantizedMultiplier:
+//   q = clamp(zy + RDBPOT(SRDHM(acc << l, multiplier), r), act_min, act_max)
+// where the quant lane {left, amount, multiplier} gives l = left ? amount : 0 and
+// r = left ? 0 : amount, and acc << l wraps in 32 bits. Bit-exact with accel::mbqm for
+// every 32-bit input, including negative multipliers and INT32_MIN * INT32_MIN
+// (saturates to INT32_MAX).
 //
 // A plain pipeline of LATENCY register stages; en_i low freezes every stage (valid
 // bits included), so a result appears on valid_o/q_o after LATENCY enabled cycles.
@@ -11,19 +13,22 @@
 // the last result while valid_o is low. zy/act_min/act_max travel down the pipeline
 // with their lanes, so they may change from one input to the next.
 //
-// Stages: 0 input registers, 1 the 32x32 -> 64 product (so a DSP can absorb stages
-// 0-1), 2 SRDHM rounding, 3 RDBPOT, 4 zero point and clamp.
+// Stages: 0 input registers (the accumulator left-shifted on its way in, so the shift
+// costs no stage), 1 the 32x32 -> 64 product (so a DSP can absorb stages 0-1), 2 SRDHM
+// rounding, 3 RDBPOT, 4 zero point and clamp.
 `default_nettype none
 
 module requant #(
-    parameter int LANES = 8  // lanes processed per cycle (>= 1)
+    parameter int LANES = 8,  // lanes processed per cycle (>= 1)
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W,
+    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W
 ) (
     input  wire logic                 clk_i,
     input  wire logic                 rst_i,
     input  wire logic                 en_i,       // advance the pipeline this cycle
     input  wire logic                 valid_i,
     input  wire logic [32*LANES-1:0]  acc_i,      // lane j: int32 accumulator
-    input  wire logic [37*LANES-1:0]  quant_i,    // lane j: {shift_amount[4:0], multiplier[31:0]}
+    input  wire logic [QL*LANES-1:0]  quant_i,    // lane j: {left, amount, multiplier[31:0]}
     input  wire logic [7:0]           zy_i,       // int8 output zero point
     input  wire logic [7:0]           act_min_i,  // int8
     input  wire logic [7:0]           act_max_i,  // int8
@@ -79,7 +84,7 @@ module requant #(
     // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
     // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
     function automatic logic signed [31:0] rdbpot(input logic signed [31:0] x,
-                                                  input logic [4:0] e);
+                                                  input logic [EW-1:0] e);
         logic [31:0] mask, remainder, threshold;
         mask      = (32'd1 << e) - 32'd1;
         remainder = x & mask;
@@ -100,19 +105,24 @@ module requant #(
     endfunction
 
     for (genvar j = 0; j < LANES; j++) begin : g_lane
-        logic signed [31:0] a0_q, m0_q;   // stage 0: operands
-        logic        [4:0]  e0_q, e1_q, e2_q;  // shift amount, stages 0-2
+        logic               left;          // the lane's shift: direction and amount
+        logic      [EW-1:0] amount;
+        logic signed [31:0] a0_q, m0_q;    // stage 0: operands, a0 = acc << l
+        logic      [EW-1:0] e0_q, e1_q, e2_q;  // right-shift amount r, stages 0-2
         logic        [32:0] p1_q;          // stage 1: product bits [62:30]
         logic               sat1_q;        // stage 1: INT32_MIN * INT32_MIN
         logic signed [31:0] x2_q;          // stage 2: SRDHM
         logic signed [31:0] r3_q;          // stage 3: RDBPOT
         logic        [7:0]  q4_q;          // stage 4: clamped int8
 
+        assign left   = quant_i[QL*j + accel_isa_pkg::QUANT_LEFT_LO];
+        assign amount = quant_i[QL*j + accel_isa_pkg::QUANT_AMOUNT_LO +: EW];
+
         always_ff @(posedge clk_i) begin
             if (ld[0]) begin
-                a0_q <= acc_i[32*j +: 32];
-                m0_q <= quant_i[37*j +: 32];
-                e0_q <= quant_i[37*j + 32 +: 5];
+                a0_q <= acc_i[32*j +: 32] << (left ? amount : EW'(0));  // wraps, as TFLite
+                m0_q <= quant_i[QL*j +: 32];
+                e0_q <= left ? EW'(0) : amount;
             end
             if (ld[1]) begin
                 p1_q   <= 33'((64'(a0_q) * 64'(m0_q)) >>> 30);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "devices/register_file.hpp"
 #include "hw/csr.hpp"
 #include "hw/isa.hpp"
 #include "activity_recorder.hpp"
@@ -75,7 +76,7 @@ public:
             if ((cycles_ & 4095) == 0) {
                 // Progress: DRAM traffic or GEMM steps. Compute can run long without
                 // touching DRAM, so its step counter is read through the CSRs.
-                const uint64_t steps = csr_read64(csr::kGemmSteps);
+                const uint64_t steps = csr_read(csr::kGemmSteps);  // the low word moves
                 if (dram_.beats() != last_beats || steps != last_steps) last_progress = cycles_;
                 last_beats = dram_.beats();
                 last_steps = steps;
@@ -194,59 +195,34 @@ private:
         throw DeviceError(fmt::format("{}: CSR read of 0x{:03x} got no response", name_, addr));
     }
 
-    uint64_t csr_read64(uint32_t addr) {
-        const uint64_t lo = csr_read(addr);
-        return lo | (uint64_t{csr_read(addr + 4)} << 32);
-    }
+    // The CSRs over the AXI4-Lite pins, for the driver every device shares
+    // (devices/register_file.hpp).
+    class Pins final : public RegisterFile {
+    public:
+        explicit Pins(VerilatorDevice& d) : d_(d) {}
+        uint32_t read32(uint32_t offset) override { return d_.csr_read(offset); }
+        void write32(uint32_t offset, uint32_t value) override { d_.csr_write(offset, value); }
+
+    private:
+        VerilatorDevice& d_;
+    };
 
     void check_identity() {
-        const std::pair<uint32_t, uint32_t> expected[] = {
-            {csr::kCfgBatch, params_.batch},       {csr::kCfgBlockIn, params_.block_in},
-            {csr::kCfgBlockOut, params_.block_out}, {csr::kCfgAxiDataBits, params_.beat_bytes * 8},
-            {csr::kCfgInpDepth, params_.inp_depth}, {csr::kCfgWgtDepth, params_.wgt_depth},
-            {csr::kCfgAccDepth, params_.acc_depth}};
-        for (const auto& [reg, want] : expected) {
-            const uint32_t got = csr_read(reg);
-            if (got != want) {
-                throw Error(fmt::format("{}: the compiled model has {} at CSR 0x{:03x}, the hw "
-                                        "config '{}' needs {}",
-                                        name_, got, reg, params_.config.name, want));
-            }
-        }
+        Pins pins(*this);
+        check_csr_identity(pins, params_, name_);
     }
 
     [[noreturn]] void hang() {
-        const uint32_t state = csr_read(csr::kUnitState);
-        static const char* const kNames[] = {"idle", "waiting for a token", "busy", "halted"};
-        auto unit = [state](int i) {
-            const uint32_t s = (state >> (4 * i)) & 0xF;
-            return s < 4 ? kNames[s] : "?";
-        };
+        Pins pins(*this);
         throw DeviceError(fmt::format(
-            "{}: watchdog: no progress for {} cycles (cycle {}); fetch {}, load {}, compute {}, "
-            "drain {}; DRAM {} bursts in flight",
-            name_, options_.watchdog_cycles, cycles_, unit(0), unit(1), unit(2), unit(3),
+            "{}: watchdog: no progress for {} cycles (cycle {}); {}; DRAM {} bursts in flight",
+            name_, options_.watchdog_cycles, cycles_, describe_unit_states(pins),
             dram_.busy() ? "has" : "has no"));
     }
 
     DeviceCounters read_counters() {
-        DeviceCounters c;
-        c.errors = csr_read(csr::kError);
-        c.cycles = csr_read64(csr::kCycles);
-        c.gemm_steps = csr_read64(csr::kGemmSteps);
-        c.load_bytes = csr_read64(csr::kLoadBytes);
-        c.drain_bytes = csr_read64(csr::kDrainBytes);
-        c.fetch_bytes = csr_read64(csr::kFetchBytes);
-        c.load_insns = csr_read64(csr::kLoadInsns);
-        c.gemm_insns = csr_read64(csr::kGemmInsns);
-        c.drain_insns = csr_read64(csr::kDrainInsns);
-        c.load_busy = csr_read64(csr::kLoadBusy);
-        c.gemm_busy = csr_read64(csr::kGemmBusy);
-        c.drain_busy = csr_read64(csr::kDrainBusy);
-        c.load_wait = csr_read64(csr::kLoadWait);
-        c.gemm_wait = csr_read64(csr::kGemmWait);
-        c.drain_wait = csr_read64(csr::kDrainWait);
-        return c;
+        Pins pins(*this);
+        return read_csr_counters(pins);
     }
 
     std::string name_;

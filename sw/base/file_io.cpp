@@ -58,20 +58,37 @@ int fill_temp(int fd, std::string_view bytes) {
 }  // namespace
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {
-    // Same directory as `path`, so the rename never crosses a file system.
-    std::string temp = path + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) fail(path, std::strerror(errno));
+    write_files_atomic({{path, bytes}});
+}
 
-    if (const int err = fill_temp(fd, bytes); err != 0) {
-        ::unlink(temp.c_str());
-        fail(path, std::strerror(err));
+void write_files_atomic(const std::vector<std::pair<std::string, std::string_view>>& files) {
+    // Every file goes to a temporary in its own directory first (so no rename crosses
+    // a file system); only when all are whole are they renamed into place.
+    std::vector<std::string> temps;
+    auto discard = [&temps] {
+        for (const std::string& t : temps) ::unlink(t.c_str());
+    };
+    for (const auto& [path, bytes] : files) {
+        std::string temp = path + ".tmp.XXXXXX";
+        const int fd = ::mkstemp(temp.data());
+        if (fd < 0) {
+            const int err = errno;
+            discard();
+            fail(path, std::strerror(err));
+        }
+        temps.push_back(temp);
+        if (const int err = fill_temp(fd, bytes); err != 0) {
+            discard();
+            fail(path, std::strerror(err));
+        }
     }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        ::unlink(temp.c_str());
-        fail(path, ec.message());
+    for (size_t i = 0; i < files.size(); ++i) {
+        std::error_code ec;
+        std::filesystem::rename(temps[i], files[i].first, ec);
+        if (ec) {
+            for (size_t j = i; j < temps.size(); ++j) ::unlink(temps[j].c_str());
+            fail(files[i].first, ec.message());
+        }
     }
 }
 

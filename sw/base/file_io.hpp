@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace accel {
 
@@ -12,6 +14,10 @@ std::string read_file(const std::string& path);
 // Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
 // Throws accel::Error naming `path` when the directory is not writable.
 void write_file_atomic(const std::string& path, std::string_view bytes);
+
+// The outputs of one run: all are written to temporary files first and renamed into
+// place only when every one is whole, so a full disk leaves none of them behind.
+void write_files_atomic(const std::vector<std::pair<std::string, std::string_view>>& files);
 
 // True when `a` and `b` name the same existing file (through links, "./", etc.).
 bool same_file(const std::string& a, const std::string& b);

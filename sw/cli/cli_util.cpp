@@ -3,7 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,6 +107,50 @@ bool is_int_literal(const std::string& text) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, v);
     return !text.empty() && ptr == end && ec != std::errc::invalid_argument;
+}
+
+namespace {
+
+// The file a path names, resolved as far as it exists: two spellings of one file agree.
+std::string resolved(const std::string& path) {
+    std::error_code ec;
+    const auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+    return ec ? path : p.string();
+}
+
+}  // namespace
+
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
+                        const std::vector<std::string>& inputs) {
+    namespace fs = std::filesystem;
+    std::vector<std::pair<std::string, std::string>> seen;  // (resolved, option)
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) continue;
+        fs::path dir = fs::path(path).parent_path();
+        if (dir.empty()) dir = ".";
+        if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) {
+            throw Error(fmt::format("{} {}: directory {} does not exist or is not writable",
+                                    option, path, dir.string()));
+        }
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            throw Error(fmt::format("{} {}: exists and is not a regular file", option, path));
+        }
+        const std::string file = resolved(path);
+        for (const std::string& in : inputs) {
+            if (!in.empty() && resolved(in) == file) {
+                throw Error(fmt::format("{} {}: is also an input; refusing to overwrite it",
+                                        option, path));
+            }
+        }
+        for (const auto& [other, other_option] : seen) {
+            if (other == file) {
+                throw Error(fmt::format("{} {}: is the same file as {}", option, path,
+                                        other_option));
+            }
+        }
+        seen.emplace_back(file, option);
+    }
 }
 
 }  // namespace accel::cli

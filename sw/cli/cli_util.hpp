@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -30,6 +31,12 @@ std::vector<int64_t> parse_int_list(const std::string& option, const std::string
 // --stride S|SH,SW, --pad P|PH,PW|PT,PB,PL,PR and --dilation D|DH,DW into `p`.
 void set_geometry(const std::string& stride, const std::string& pad,
                   const std::string& dilation, Conv2dParams& p);
+
+// The output files of one command, as (option, path): each must be a new path or a
+// regular file in a writable directory, and none may be an input or another output.
+// Paths are compared as the files they name (./y.npy is y.npy, even before it exists).
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
+                        const std::vector<std::string>& inputs);
 
 // True when `text` is an integer literal, as opposed to a path (for M|M.npy options).
 bool is_int_literal(const std::string& text);

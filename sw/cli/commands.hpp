@@ -11,5 +11,6 @@ int run_random(const std::vector<std::string>& args);
 int run_plan(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_exec(const std::vector<std::string>& args);
+int run_run(const std::vector<std::string>& args);
 
 }  // namespace accel::cli

@@ -60,9 +60,9 @@ po::options_description conv2d_options(Conv2dArgs& a) {
         ("dilation", po::value(&a.dilation), "D or DH,DW (default 1)")
         ("input-zero-point", po::value(&a.input_zp), "zx in [-128,127] (default 0)")
         ("output-zero-point", po::value(&a.output_zp), "zy in [-128,127] (default 0)")
-        ("scale", po::value(&a.scale), "real scale in (0,1), converted by QuantizeMultiplier")
+        ("scale", po::value(&a.scale), "real scale in (0,2^30), converted by QuantizeMultiplier")
         ("multiplier", po::value(&a.multiplier), "M in [0,2^31-1], or an int32 [K] .npy")
-        ("shift", po::value(&a.shift), "S in [-31,0], or an int32 [K] .npy")
+        ("shift", po::value(&a.shift), "S in [-31,30] (> 0: left), or an int32 [K] .npy")
         ("act-min", po::value(&a.act_min), "clamp minimum in [-128,127] (default -128)")
         ("act-max", po::value(&a.act_max), "clamp maximum in [-128,127] (default 127)")
         ("relu", po::bool_switch(&a.relu), "ReLU: act-min = output zero point")
@@ -142,7 +142,7 @@ void set_requantization(const Conv2dArgs& a, int64_t k, Conv2dParams& p) {
     }
     p.multiplier = per_channel_values("--multiplier", a.multiplier, k, 0,
                                       std::numeric_limits<int32_t>::max());
-    p.shift = per_channel_values("--shift", a.shift, k, -31, 0);
+    p.shift = per_channel_values("--shift", a.shift, k, kMinShift, kMaxShift);
 }
 
 void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {

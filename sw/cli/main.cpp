@@ -21,6 +21,7 @@ constexpr const char* kUsage =
     "  exec     run a raw instruction program (a DRAM image) on a device\n"
     "  plan     show how a conv2d layer is tiled on a hardware config\n"
     "  random   write a reproducible random int8/int32 tensor (.npy)\n"
+    "  run      run a whole int8 TFLite model: cycles per operator, output, check\n"
     "\n"
     "Run 'accel <command> --help' for the options of a command.\n"
     "Exit codes: 0 success, 1 --check found a mismatch, 2 bad usage or input,\n"
@@ -41,6 +42,7 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "plan") return accel::cli::run_plan(rest);
     if (command == "bench") return accel::cli::run_bench(rest);
     if (command == "exec") return accel::cli::run_exec(rest);
+    if (command == "run") return accel::cli::run_run(rest);
     throw accel::Error("unknown command '" + command + "' (run 'accel --help')");
 }
 

@@ -63,7 +63,10 @@ void pack_weights(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
                         }
 }
 
-// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32.
+// Every shift a valid layer holds reaches the hardware as it is, without its clamp.
+static_assert(isa::kPrmShiftMin == kMinShift && isa::kPrmShiftMax == kMaxShift);
+
+// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32 (docs/isa.md, PRM).
 void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
                  const std::vector<int32_t>& folded_bias, std::vector<uint8_t>& mem) {
     const int64_t kb_n = (l.shape.k + hw.block_out - 1) / hw.block_out;
@@ -97,23 +100,72 @@ std::vector<int32_t> fold_input_zero_point(const Conv2dLayer& layer, const Tenso
     return out;
 }
 
-std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParams& hw,
-                                      const Conv2dProgram& program, const TensorI8& x,
-                                      const TensorI8& w, const std::vector<int32_t>& bias) {
+void pack_constants(const Conv2dLayer& original, const HwParams& hw,
+                    const Conv2dProgram& program, const TensorI8& w,
+                    const std::vector<int32_t>& bias, std::vector<uint8_t>& mem) {
     const DramLayout& d = program.layout;
     const Conv2dLayer& layer = program.layer;
-    std::vector<uint8_t> mem(d.dram_bytes, 0);
-    for (size_t i = 0; i < program.insns.size(); ++i) {
-        const isa::InsnWord word = isa::encode(program.insns[i]);
-        std::memcpy(&mem[d.program.base + i * isa::kInsnBytes], word.data(), word.size());
-    }
-    pack_input(layer, hw, d, lower_input(original, program.lowering, x), mem);
     pack_weights(layer, hw, d, lower_weights(original, program.lowering, w), mem);
     // The lowered weights only add zero taps: the original's sums are the same.
     pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem);
     std::memset(&mem[d.zx_row.base], static_cast<uint8_t>(layer.params.input_zero_point),
                 d.zx_row.bytes);
+}
+
+std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParams& hw,
+                                      const Conv2dProgram& program, const TensorI8& x,
+                                      const TensorI8& w, const std::vector<int32_t>& bias) {
+    const DramLayout& d = program.layout;
+    std::vector<uint8_t> mem(d.dram_bytes, 0);
+    for (size_t i = 0; i < program.insns.size(); ++i) {
+        const isa::InsnWord word = isa::encode(program.insns[i]);
+        std::memcpy(&mem[d.program.base + i * isa::kInsnBytes], word.data(), word.size());
+    }
+    pack_input(program.layer, hw, d, lower_input(original, program.lowering, x), mem);
+    pack_constants(original, hw, program, w, bias, mem);
     return mem;
+}
+
+int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw) {
+    const int64_t nb = (nhwc[0] + hw.batch - 1) / hw.batch;
+    const int64_t cb = (nhwc[3] + hw.block_in - 1) / hw.block_in;
+    return nb * cb * nhwc[1] * nhwc[2] * hw.inp_entry_bytes;
+}
+
+// [NB][CB][H][W][b][i], the index of element (n, h, w, c).
+static int64_t activation_offset(const std::vector<int64_t>& s, const HwParams& hw, int64_t n,
+                                 int64_t h, int64_t w, int64_t c) {
+    const int64_t cb_n = (s[3] + hw.block_in - 1) / hw.block_in;
+    const int64_t nb = n / hw.batch, b = n % hw.batch, cb = c / hw.block_in, i = c % hw.block_in;
+    return ((((nb * cb_n + cb) * s[1] + h) * s[2] + w) * hw.batch + b) * hw.block_in + i;
+}
+
+std::vector<uint8_t> pack_activation(const TensorI8& x, const HwParams& hw) {
+    const std::vector<int64_t>& s = x.shape;
+    std::vector<uint8_t> out(static_cast<size_t>(activation_bytes(s, hw)), 0);
+    size_t at = 0;
+    for (int64_t n = 0; n < s[0]; ++n)
+        for (int64_t h = 0; h < s[1]; ++h)
+            for (int64_t w = 0; w < s[2]; ++w)
+                for (int64_t c = 0; c < s[3]; ++c, ++at) {
+                    out[static_cast<size_t>(activation_offset(s, hw, n, h, w, c))] =
+                        static_cast<uint8_t>(x.data[at]);
+                }
+    return out;
+}
+
+TensorI8 unpack_activation(std::span<const uint8_t> bytes, const std::vector<int64_t>& nhwc,
+                           const HwParams& hw) {
+    TensorI8 x(nhwc);
+    size_t at = 0;
+    for (int64_t n = 0; n < nhwc[0]; ++n)
+        for (int64_t h = 0; h < nhwc[1]; ++h)
+            for (int64_t w = 0; w < nhwc[2]; ++w)
+                for (int64_t c = 0; c < nhwc[3]; ++c, ++at) {
+                    x.data[at] = static_cast<int8_t>(
+                        bytes[static_cast<size_t>(activation_offset(nhwc, hw, n, h, w, c))]);
+                }
+    return x;
 }
 
 TensorI8 unpack_output(const Conv2dLayer& layer, const HwParams& hw, const DramLayout&,

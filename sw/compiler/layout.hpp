@@ -2,6 +2,7 @@
 // DRAM layouts of scheduler.hpp, with C and K zero-padded to the block sizes.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/tensor.hpp"
@@ -15,6 +16,21 @@ namespace accel {
 std::vector<uint8_t> build_dram_image(const Conv2dLayer& layer, const HwParams& hw,
                                       const Conv2dProgram& program, const TensorI8& x,
                                       const TensorI8& w, const std::vector<int32_t>& bias);
+
+// The parts of a conv2d's DRAM image that do not depend on its input: weights,
+// parameters and the zx row, written into `mem` where the program's layout puts them.
+void pack_constants(const Conv2dLayer& layer, const HwParams& hw, const Conv2dProgram& program,
+                    const TensorI8& w, const std::vector<int32_t>& bias,
+                    std::vector<uint8_t>& mem);
+
+// An activation [N,H,W,C] in device memory: [NB][CB][H][W] entries of BATCH x BLOCK_IN,
+// C zero-padded. It is at once the input layout of a conv2d without host-side padding
+// and, when block_in == block_out, the output layout of one: a network's activations
+// go from one device operator to the next as they lie.
+int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw);
+std::vector<uint8_t> pack_activation(const TensorI8& x, const HwParams& hw);
+TensorI8 unpack_activation(std::span<const uint8_t> bytes, const std::vector<int64_t>& nhwc,
+                           const HwParams& hw);
 
 // Reads y [N,OH,OW,K] back from the output region of a DRAM image (or of its output
 // region alone when `bytes` starts at the region).

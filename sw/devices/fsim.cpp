@@ -433,13 +433,12 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
         }
     }
     std::vector<int8_t> out(bo);
-    std::vector<int> amount(bo);
+    std::vector<int> shift(bo);
     for (uint32_t kb = 0; kb < d.n_kb; ++kb) {
         const int32_t* p = prm_.data() + size_t{d.prm_base + kb} * 3 * bo;
         const int32_t* multiplier = p + bo;
-        for (uint32_t o = 0; o < bo; ++o) {  // only the 5-bit right-shift amount matters
-            amount[o] = static_cast<int>((0u - static_cast<uint32_t>(p[2 * bo + o])) & 31u);
-        }
+        // Out-of-range shifts clamp, as the load unit stores them (docs/isa.md, DRAIN).
+        for (uint32_t o = 0; o < bo; ++o) shift[o] = isa::prm_shift(p[2 * bo + o]);
         for (uint32_t y = 0; y < d.n_y; ++y) {
             for (uint32_t x = 0; x < d.n_x; ++x) {
                 const uint32_t a = d.acc_base + kb * d.acc_kb + y * d.acc_y + x * d.acc_x;
@@ -447,7 +446,7 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
                     const uint32_t* acc = acc_.data() + (size_t{a} * batch + b) * bo;
                     for (uint32_t o = 0; o < bo; ++o) {
                         const int32_t q =
-                            rdbpot(srdhm(static_cast<int32_t>(acc[o]), multiplier[o]), amount[o]);
+                            mbqm(static_cast<int32_t>(acc[o]), multiplier[o], shift[o]);
                         const int64_t v = int64_t{d.zy} + q;  // 33 bits, then the clamp
                         out[o] = static_cast<int8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }

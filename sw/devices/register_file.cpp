@@ -21,15 +21,8 @@ constexpr uint32_t kStatusDone = 1u << 1;
 
 [[noreturn]] void stalled(RegisterFile& regs, const std::string& device,
                           std::chrono::milliseconds timeout) {
-    const uint32_t state = regs.read32(csr::kUnitState);
-    static const char* const kNames[] = {"idle", "waiting for a token", "busy", "halted"};
-    auto unit = [state](int i) {
-        const uint32_t s = (state >> (4 * i)) & 0xF;
-        return s < 4 ? kNames[s] : "?";
-    };
-    throw DeviceError(fmt::format("{}: watchdog: no progress for {} ms; fetch {}, load {}, "
-                                  "compute {}, drain {}",
-                                  device, timeout.count(), unit(0), unit(1), unit(2), unit(3)));
+    throw DeviceError(fmt::format("{}: watchdog: no progress for {} ms; {}", device,
+                                  timeout.count(), describe_unit_states(regs)));
 }
 
 }  // namespace
@@ -73,6 +66,17 @@ DeviceCounters run_via_csrs(RegisterFile& regs, uint32_t insn_addr, uint32_t cou
         if (options.poll_interval.count() > 0) std::this_thread::sleep_for(options.poll_interval);
     }
     return read_csr_counters(regs);
+}
+
+std::string describe_unit_states(RegisterFile& regs) {
+    const uint32_t state = regs.read32(csr::kUnitState);
+    static const char* const kNames[] = {"idle", "waiting for a token", "busy", "halted"};
+    auto unit = [state](int i) {
+        const uint32_t s = (state >> (4 * i)) & 0xF;
+        return s < 4 ? kNames[s] : "?";
+    };
+    return fmt::format("fetch {}, load {}, compute {}, drain {}", unit(0), unit(1), unit(2),
+                       unit(3));
 }
 
 DeviceCounters read_csr_counters(RegisterFile& regs) {

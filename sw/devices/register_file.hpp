@@ -1,7 +1,7 @@
 // The accelerator's CSRs (csr.hpp) as seen by a host driver: a 32-bit register file,
 // and the run sequence every board device shares -- identity check, start, wait for
-// done, read the counters -- the same steps the Verilator device performs on its
-// AXI4-Lite pins (verilator/verilator_device_impl.hpp).
+// done, read the counters. Every device uses it: the boards over their links, the
+// Verilator device on its AXI4-Lite pins (verilator/verilator_device_impl.hpp).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -36,5 +36,9 @@ DeviceCounters run_via_csrs(RegisterFile& regs, uint32_t insn_addr, uint32_t cou
                             const std::string& device, const CsrRunOptions& options);
 
 DeviceCounters read_csr_counters(RegisterFile& regs);
+
+// The UNIT_STATE CSR in words: "fetch idle, load busy, compute waiting for a token,
+// drain halted" (docs/architecture.md, "Unit status").
+std::string describe_unit_states(RegisterFile& regs);
 
 }  // namespace accel

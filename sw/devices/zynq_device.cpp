@@ -159,7 +159,7 @@ std::unique_ptr<DmaBuffer> open_udmabuf(const std::string& path, const std::stri
     check_exists(path);
     const std::string name = fs::path(path).filename().string();
     fs::path dir;
-    for (const std::string root : {sysfs_root, std::string("/sys/class/u-dma-buf"),
+    for (const std::string& root : {sysfs_root, std::string("/sys/class/u-dma-buf"),
                                    std::string("/sys/class/udmabuf")}) {
         if (!root.empty() && fs::exists(fs::path(root) / name / "phys_addr")) {
             dir = fs::path(root) / name;

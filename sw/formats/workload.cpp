@@ -213,7 +213,11 @@ WorkloadLayer WorkloadParser::layer(const YAML::Node& n, const std::string& pref
     }
     if (e.count("scale")) {
         const double s = real(e.at("scale"), key("scale"));
-        if (!(s > 0 && s < 1)) key_error(key("scale"), fmt::format("must be in (0, 1), got {}", s));
+        try {
+            quantize_multiplier(s);  // any scale whose shift the hardware can apply
+        } catch (const Error& err) {
+            key_error(key("scale"), err.what());
+        }
         l.scale = s;
     }
     if (e.count("relu")) l.relu = boolean(e.at("relu"), key("relu"));

@@ -18,7 +18,7 @@ struct WorkloadLayer {
     int64_t h = 1, w = 1, cin = 1, cout = 1;
     int kernel = 1, pad = 0, stride = 1, dilation = 1;
     std::optional<int> input_zero_point, output_zero_point;
-    std::optional<double> scale;  // one real scale in (0,1) for every output channel
+    std::optional<double> scale;  // one real scale in (0, 2^30) for every output channel
     bool relu = false;
 };
 

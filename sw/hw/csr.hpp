@@ -44,7 +44,7 @@ constexpr uint32_t kCfgInpDepth = 0x110;
 constexpr uint32_t kCfgWgtDepth = 0x114;
 constexpr uint32_t kCfgAccDepth = 0x118;
 
-constexpr std::array kAll = {
+inline constexpr std::array kAll = {
     Reg{"CTRL", kCtrl},           Reg{"STATUS", kStatus},         Reg{"ERROR", kError},
     Reg{"INSN_ADDR", kInsnAddr},  Reg{"INSN_COUNT", kInsnCount},  Reg{"UNIT_STATE", kUnitState},
     Reg{"CYCLES", kCycles},       Reg{"GEMM_STEPS", kGemmSteps},  Reg{"LOAD_BYTES", kLoadBytes},

@@ -2,6 +2,7 @@
 // is written. Encoding, decoding and the static checks that fetch applies before it
 // dispatches an instruction (shared by fsim; the RTL implements the same checks).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -75,6 +76,27 @@ struct Drain {
 struct Finish {};
 
 using Insn = std::variant<Load, Gemm, Drain, Finish>;
+
+// A PRM entry's shift (docs/isa.md, "DRAIN") is an int32 with TFLite's meaning in
+// [kPrmShiftMin, kPrmShiftMax]: positive shifts the accumulator left, negative shifts
+// the product right. The table is data that fetch cannot check, so rather than an error
+// any other value acts as the nearest end of that range.
+constexpr int32_t kPrmShiftMin = -31, kPrmShiftMax = 30;
+constexpr int32_t prm_shift(int32_t raw) { return std::clamp(raw, kPrmShiftMin, kPrmShiftMax); }
+
+// What the load unit keeps of a PRM channel's multiplier and shift for drain's requant:
+// one quant-table lane {left, amount, multiplier[31:0]} (docs/architecture.md). Sign and
+// magnitude, so that requant needs no negation: shift by `amount` left if `left` is set,
+// else right.
+constexpr unsigned kQuantAmountLo = 32, kQuantAmountBits = 5;
+constexpr unsigned kQuantLeftBit = kQuantAmountLo + kQuantAmountBits;
+constexpr unsigned kQuantLaneBits = kQuantLeftBit + 1;
+static_assert(kPrmShiftMax < (1 << kQuantAmountBits) && -kPrmShiftMin < (1 << kQuantAmountBits));
+constexpr uint64_t quant_lane(int32_t multiplier, int32_t shift) {
+    const int32_t s = prm_shift(shift);
+    const uint64_t left = s > 0 ? 1 : 0, amount = static_cast<uint64_t>(s > 0 ? s : -s);
+    return left << kQuantLeftBit | amount << kQuantAmountLo | static_cast<uint32_t>(multiplier);
+}
 
 InsnWord encode(const Insn& insn);
 

@@ -80,8 +80,9 @@ void validate_quantization(const Conv2dParams& p, int64_t k) {
         require(p.multiplier[i] >= 0, [&] {
             return fmt::format("multiplier[{}] = {}: must be in [0, 2^31-1]", i, p.multiplier[i]);
         });
-        require(p.shift[i] >= -31 && p.shift[i] <= 0, [&] {
-            return fmt::format("shift[{}] = {}: must be in [-31, 0]", i, p.shift[i]);
+        require(p.shift[i] >= kMinShift && p.shift[i] <= kMaxShift, [&] {
+            return fmt::format("shift[{}] = {}: must be in [{}, {}]", i, p.shift[i], kMinShift,
+                               kMaxShift);
         });
     }
 }

@@ -10,6 +10,10 @@ struct Conv2dShape {
     int64_t k = 1, r = 1, s = 1;         // weights [R,S,C,K]
 };
 
+// The requantization shifts of TFLite's MultiplyByQuantizedMultiplier (docs/semantics.md):
+// a positive shift multiplies the accumulator by 2^shift, a negative one divides.
+constexpr int kMinShift = -31, kMaxShift = 30;
+
 struct Conv2dParams {
     int stride_h = 1, stride_w = 1;
     int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
@@ -17,7 +21,7 @@ struct Conv2dParams {
     int input_zero_point = 0;
     int output_zero_point = 0;
     std::vector<int32_t> multiplier;  // K values
-    std::vector<int32_t> shift;       // K values, each in [-31, 0]
+    std::vector<int32_t> shift;       // K values, each in [kMinShift, kMaxShift]
     int act_min = -128, act_max = 127;
 };
 

@@ -26,12 +26,17 @@ int32_t rdbpot(int32_t x, int e) {
 }
 
 int32_t mbqm(int32_t acc, int32_t multiplier, int shift) {
-    return rdbpot(srdhm(acc, multiplier), -shift);
+    const int left_shift = shift > 0 ? shift : 0;
+    const int right_shift = shift > 0 ? 0 : -shift;
+    // acc * 2^left_shift in int32 wraps in TFLite; unsigned arithmetic wraps without UB.
+    const auto scaled =
+        static_cast<int32_t>(static_cast<uint32_t>(acc) * (uint32_t{1} << left_shift));
+    return rdbpot(srdhm(scaled, multiplier), right_shift);
 }
 
-QuantizedMultiplier quantize_multiplier(double scale) {
-    if (!(scale > 0.0 && scale < 1.0)) {
-        throw Error(fmt::format("scale {}: must be in (0, 1)", scale));
+QuantizedMultiplier quantize_multiplier(double scale, int max_shift) {
+    if (!(scale > 0.0 && std::isfinite(scale))) {
+        throw Error(fmt::format("scale {}: must be positive and finite", scale));
     }
     int shift = 0;
     const double mantissa = std::frexp(scale, &shift);  // scale = mantissa * 2^shift
@@ -40,8 +45,9 @@ QuantizedMultiplier quantize_multiplier(double scale) {
         fixed /= 2;
         ++shift;
     }
-    if (shift > 0) {
-        throw Error(fmt::format("scale {}: rounds to 1.0, which needs a left shift", scale));
+    if (shift > max_shift) {
+        throw Error(fmt::format("scale {}: too large, its shift {} exceeds {}", scale, shift,
+                                max_shift));
     }
     if (shift < -31) return {0, 0};  // TFLite flushes such tiny scales to zero
     return {static_cast<int32_t>(fixed), shift};

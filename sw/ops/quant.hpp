@@ -11,17 +11,23 @@ int32_t srdhm(int32_t a, int32_t m);
 // RoundingDivideByPOT: x / 2^e rounded to nearest, ties away from zero. 0 <= e <= 31.
 int32_t rdbpot(int32_t x, int e);
 
-// MultiplyByQuantizedMultiplier with a right shift only: shift in [-31, 0].
+// MultiplyByQuantizedMultiplier, shift in [-31, 30]: a positive shift multiplies acc by
+// 2^shift first, wrapping in int32 as TFLite does on two's complement; a negative one
+// divides the product by 2^-shift with rounding.
 int32_t mbqm(int32_t acc, int32_t multiplier, int shift);
 
 struct QuantizedMultiplier {
-    int32_t multiplier;  // [0, 2^31 - 1]
-    int shift;           // [-31, 0] for scales in (0, 1)
+    int32_t multiplier;  // [0, 2^31 - 1]; [2^30, 2^31 - 1] unless flushed to 0
+    int shift;           // [-31, 0] for scales in (0, 1), up to max_shift for scales >= 1
 };
 
-// TFLite's QuantizeMultiplier: frexp, mantissa rounded to 31 bits. Scales so small that
-// the shift would fall below -31 become {0, 0} (as TFLite does). Throws accel::Error
-// for scales outside (0, 1) or whose rounding would need a left shift.
-QuantizedMultiplier quantize_multiplier(double scale);
+// TFLite's QuantizeMultiplier: scale = multiplier / 2^31 * 2^shift, the frexp mantissa
+// rounded to 31 bits (a mantissa rounding up to 1.0 moves to the next power of two).
+// Scales so small that the shift would fall below -31 become {0, 0}, as in TFLite.
+// Throws accel::Error for scales that are not positive and finite, and for scales of
+// 2^30 or more: their shift exceeds 30, which MultiplyByQuantizedMultiplier cannot apply
+// (TFLite's default double-rounding build does not check and shifts out of range).
+// A caller that applies the shift itself may allow up to max_shift = 31 instead.
+QuantizedMultiplier quantize_multiplier(double scale, int max_shift = 30);
 
 }  // namespace accel

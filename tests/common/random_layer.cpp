@@ -31,8 +31,14 @@ LayerCase make_case(std::mt19937& rng, const Conv2dShape& shape, const Conv2dPar
     for (int64_t k = 0; k < shape.k; ++k) {
         const double jitter = std::uniform_real_distribution<double>(0.5, 1.5)(rng);
         const QuantizedMultiplier q = quantize_multiplier(std::min(0.999, scale * jitter));
-        p.multiplier[static_cast<size_t>(k)] = q.multiplier;
-        p.shift[static_cast<size_t>(k)] = q.shift;
+        // One channel in six takes about the same scale through a left shift of 1 to 8
+        // and a smaller multiplier, so that the devices' left shift is exercised. Derived
+        // from the jitter rather than drawn, so every other value of the case (and of
+        // the layers drawn after it) stays as it was.
+        const int left = jitter >= 4.0 / 3 ? 1 + static_cast<int>((jitter - 4.0 / 3) * 48) : 0;
+        p.multiplier[static_cast<size_t>(k)] =
+            left > 0 ? q.multiplier >> std::min(31, left - q.shift) : q.multiplier;
+        p.shift[static_cast<size_t>(k)] = left > 0 ? left : q.shift;
     }
     if (pick(rng, 0, 3) == 0) p.act_min = p.output_zero_point;  // ReLU
     c.x = TensorI8({shape.n, shape.h, shape.w, shape.c});

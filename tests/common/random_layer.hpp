@@ -26,7 +26,7 @@ struct LayerLimits {
 LayerCase random_layer(std::mt19937& rng, const LayerLimits& limits);
 
 // A layer of the given shape with random data and a requantization scaled to its
-// reduction depth.
+// reduction depth (some channels through a positive, left shift).
 LayerCase make_case(std::mt19937& rng, const Conv2dShape& shape, const Conv2dParams& geometry);
 
 // Number of distinct values in y: a spread check for tests.

@@ -201,8 +201,18 @@ std::vector<int32_t> prm_entry(Builder& b, uint64_t terms) {
         e[o] = static_cast<int32_t>(static_cast<int64_t>(b.uniform(0, 4000)) - 2000) *
                static_cast<int32_t>(std::max(1.0, sd / 1000.0));
         e[bo + o] = q.multiplier;
-        // The hardware uses (-shift) & 31, so shift +-32 must give the same result.
-        e[2 * bo + o] = q.shift + (b.chance(20) ? (b.chance(50) ? 32 : -32) : 0);
+        e[2 * bo + o] = q.shift;
+        if (b.chance(15)) {  // the same scale through a left shift and a smaller multiplier
+            const auto left = static_cast<int32_t>(b.uniform(1, 8));
+            e[bo + o] = q.multiplier >> std::min(31, left - q.shift);
+            e[2 * bo + o] = left;
+        } else if (b.chance(5)) {  // left shifts that wrap
+            e[2 * bo + o] = static_cast<int32_t>(b.uniform(9, isa::kPrmShiftMax));
+        }
+        if (b.chance(10)) {  // outside [-31, 30]: the hardware clamps
+            static constexpr int32_t kOut[] = {-32, 31, -1000, 1000, INT32_MIN, INT32_MAX};
+            e[2 * bo + o] = kOut[b.uniform(0, 5)];
+        }
     }
     return e;
 }

@@ -299,6 +299,41 @@ TEST_F(CliTest, ScalarMultiplierShiftAndSymmetricPaddingMatchGoldenReference) {
     EXPECT_GT(distinct_values(y), 20u);
 }
 
+// A positive shift (TFLite's effective scale >= 1) on the device backends: --shift 3
+// with a multiplier that keeps the outputs spread, and --scale 1.5 (shift 1).
+TEST_F(CliTest, PositiveShiftsAreBitExactOnTheDevices) {
+    const TensorI8 x = random_i8({1, 8, 8, 16}, 51);
+    const TensorI8 w = random_i8({3, 3, 16, 8}, 52);
+    accel::Conv2dLayer layer;
+    layer.shape = {1, 8, 8, 16, 8, 3, 3};
+    layer.params.pad_top = layer.params.pad_bottom = layer.params.pad_left =
+        layer.params.pad_right = 1;
+    const std::vector<int32_t> bias(8, 0);
+    for (const char* backend : {"fsim", "verilator"}) {
+        const std::string tag = backend;
+        const RunResult r = run_accel(
+            {"conv2d", "--backend", backend, "--check", "--input", put("X.npy", x),
+             "--weights", put("W.npy", w), "--pad", "1", "--multiplier", "200000", "--shift",
+             "3", "--output", path("Y_" + tag + ".npy")});
+        expect_success(r);
+        layer.params.multiplier.assign(8, 200000);
+        layer.params.shift.assign(8, 3);
+        const TensorI8 y = accel::read_npy_i8(path("Y_" + tag + ".npy"));
+        EXPECT_TRUE(same_tensor(y, accel::conv2d_reference(layer, x, w, bias))) << tag;
+        EXPECT_GT(distinct_values(y), 20u) << tag;
+
+        const RunResult s = run_accel(
+            {"conv2d", "--backend", backend, "--check", "--input", put("X.npy", x),
+             "--weights", put("W.npy", w), "--pad", "1", "--scale", "1.5", "--output",
+             path("Y15_" + tag + ".npy")});
+        expect_success(s);
+        layer.params.multiplier.assign(8, 3 << 29);  // 1.5 = 0.75 * 2^1
+        layer.params.shift.assign(8, 1);
+        EXPECT_TRUE(same_tensor(accel::read_npy_i8(path("Y15_" + tag + ".npy")),
+                                accel::conv2d_reference(layer, x, w, bias))) << tag;
+    }
+}
+
 TEST_F(CliTest, SuccessfulRunReplacesAnExistingOutputFile) {
     const TensorI8 x = random_i8({1, 4, 4, 2}, 31);
     const TensorI8 w = random_i8({1, 1, 2, 3}, 32);
@@ -396,13 +431,13 @@ const std::vector<BadCase> kBadCases = {
     // requantization
     {.name = "MultiplierNpyWrongLength", .set = {{"--multiplier", "$D/M_len5.npy"}},
      .expect = {"--multiplier", "M_len5.npy"}},
-    {.name = "ShiftPositive", .set = {{"--shift", "1"}}, .expect = {"--shift"}},
+    {.name = "ShiftAbove30", .set = {{"--shift", "31"}}, .expect = {"--shift"}},
     {.name = "ShiftBelowMinus31", .set = {{"--shift", "-32"}}, .expect = {"--shift"}},
     {.name = "MultiplierNegative", .set = {{"--multiplier", "-1"}}, .expect = {"--multiplier"}},
     {.name = "ShiftNpyOutOfRange", .set = {{"--shift", "$D/S_range.npy"}},
      .expect = {"--shift", "S_range.npy"}},
-    {.name = "ScaleAboveOne", .set = {{"--scale", "1.5"}}, .drop = {"--multiplier", "--shift"},
-     .expect = {"--scale"}},
+    {.name = "ScaleNeedsShift31", .set = {{"--scale", "1073741824"}},
+     .drop = {"--multiplier", "--shift"}, .expect = {"--scale"}},
     {.name = "ScaleZero", .set = {{"--scale", "0"}}, .drop = {"--multiplier", "--shift"},
      .expect = {"--scale"}},
     {.name = "ScaleNotANumber", .set = {{"--scale", "abc"}}, .drop = {"--multiplier", "--shift"},
@@ -465,7 +500,7 @@ protected:
         put("B_len3.npy", random_i32({3}, 8, -1000, 1000));
         put("B_int8.npy", random_i8({4}, 9));
         put("M_len5.npy", i32_vector({1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30}));
-        put("S_range.npy", i32_vector({-1, -2, 1, -4}));
+        put("S_range.npy", i32_vector({-1, -2, 31, -4}));
         std::string hw = accel::e2e::read_bytes(std::string(ACCEL_HW_CONFIG_DIR) + "/default.yaml");
         accel::e2e::write_bytes(path("hw_unknown_key.yaml"), hw + "frobnicate: 1\n");
         // A valid config no Verilator model was built for.

@@ -170,6 +170,7 @@ TEST(Conv2dVerilator, LayerListCoversTheIssueWithASpreadOfOutputs) {
     std::set<int64_t> cs, ks;
     std::map<std::string, int> per_cfg;
     int asym_pad = 0, dilated = 0, batched = 0, zero_points = 0, per_channel = 0, relu = 0;
+    int left_shifted = 0;  // layers with a positive (left) shift in some channel
     int spread = 0;
     std::set<int8_t> all_values;
     for (const Case& t : all) {
@@ -185,6 +186,8 @@ TEST(Conv2dVerilator, LayerListCoversTheIssueWithASpreadOfOutputs) {
         zero_points += p.input_zero_point != 0 && p.output_zero_point != 0;
         per_channel += std::set<int32_t>(p.multiplier.begin(), p.multiplier.end()).size() > 1;
         relu += p.act_min == p.output_zero_point;
+        left_shifted +=
+            std::any_of(p.shift.begin(), p.shift.end(), [](int32_t s) { return s > 0; });
         const TensorI8 y = conv2d_reference(l, t.c.x, t.c.w, t.c.bias);
         spread += testing::distinct_values(y) >= std::min<size_t>(20, y.size() / 3);
         all_values.insert(y.data.begin(), y.data.end());
@@ -203,6 +206,7 @@ TEST(Conv2dVerilator, LayerListCoversTheIssueWithASpreadOfOutputs) {
     EXPECT_GE(zero_points, 20);
     EXPECT_GE(per_channel, 30);
     EXPECT_GE(relu, 3);
+    EXPECT_GE(left_shifted, 30);
     EXPECT_GE(spread * 10, static_cast<int>(all.size()) * 8) << "outputs do not spread";
     EXPECT_GE(all_values.size(), 240u);
 }

@@ -1,10 +1,10 @@
 // A GEMM + DRAIN program on both devices against the golden requantization
-// (accel/quant.hpp, docs/semantics.md): the accumulators computed here from the loaded
+// (ops/quant.hpp, docs/semantics.md): the accumulators computed here from the loaded
 // data, then clamp(zy + MBQM(acc, multiplier, shift)) for random multipliers, shifts of
-// the whole range [-31, 0], zero points and clamps. The test checks its own data: the
-// outputs spread over int8 and the rounding steps of SRDHM and RDBPOT were exercised
-// (round-up, round-down and exact ties, for both signs), so a truncating or
-// wrongly-rounding requantizer cannot pass.
+// the whole range [-31, 30] (left shifts too, some wrapping), zero points and clamps.
+// The test checks its own data: the outputs spread over int8 and the rounding steps of
+// SRDHM and RDBPOT were exercised (round-up, round-down and exact ties, for both
+// signs), so a truncating or wrongly-rounding requantizer cannot pass.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,11 +42,12 @@ int32_t uniform(std::mt19937& rng, int64_t lo, int64_t hi) {
 }
 
 // One output channel's requantization. Most channels have a realistic scale for the
-// spread of their sums (any shift for which the multiplier stays below 2^31); some have
-// a large right shift with a bias that carries the value; a few take edge values.
+// spread of their sums (any right shift for which the multiplier stays below 2^31, or
+// a left shift with a smaller multiplier); some have a large right shift with a bias
+// that carries the value; a few take edge values, with any shift.
 Channel random_channel(std::mt19937& rng, double sum_sd) {
     Channel c;
-    const int kind = uniform(rng, 0, 9);
+    const int kind = uniform(rng, 0, 11);
     if (kind < 6) {
         const double scale = 50.0 / sum_sd * std::exp2(uniform(rng, -100, 100) / 100.0);
         const int max_e = std::min(31, static_cast<int>(std::floor(-std::log2(scale))));
@@ -54,7 +55,12 @@ Channel random_channel(std::mt19937& rng, double sum_sd) {
         c.multiplier = static_cast<int32_t>(std::min(std::ldexp(scale, 31 + e), 2147483647.0));
         c.shift = -e;
         c.bias = uniform(rng, -static_cast<int64_t>(sum_sd), static_cast<int64_t>(sum_sd));
-    } else if (kind < 9) {
+    } else if (kind < 8) {
+        const double scale = 50.0 / sum_sd * std::exp2(uniform(rng, -100, 100) / 100.0);
+        c.shift = uniform(rng, 1, 10);
+        c.multiplier = static_cast<int32_t>(std::ldexp(scale, 31 - c.shift));
+        c.bias = uniform(rng, -static_cast<int64_t>(sum_sd), static_cast<int64_t>(sum_sd));
+    } else if (kind < 11) {
         const int e = uniform(rng, 10, 31);
         c.shift = -e;
         c.multiplier = uniform(rng, int64_t{1} << 30, INT32_MAX);
@@ -63,7 +69,7 @@ Channel random_channel(std::mt19937& rng, double sum_sd) {
     } else {
         static const int32_t kEdges[] = {0, 1, INT32_MAX, 1 << 30, INT32_MAX - 1};
         c.multiplier = kEdges[uniform(rng, 0, 4)];
-        c.shift = -uniform(rng, 0, 31);
+        c.shift = uniform(rng, isa::kPrmShiftMin, isa::kPrmShiftMax);
         c.bias = uniform(rng, INT32_MIN, INT32_MAX);  // the sums may wrap
     }
     return c;
@@ -147,6 +153,7 @@ struct RoundingCoverage {
     size_t up_neg = 0, down_neg = 0, tie_neg = 0;  // RDBPOT of x < 0
     size_t srdhm_nudged = 0;                        // SRDHM's nudge changed the quotient
     size_t unclamped = 0;
+    size_t left_unclamped = 0;                      // of those, through a left shift
     std::set<int8_t> values;
 };
 
@@ -168,8 +175,10 @@ std::vector<int8_t> expected(const HwParams& hw, const RequantProgram& p, Roundi
                         }
                     const auto a = static_cast<int32_t>(acc);
                     const int e = -c.shift;
-                    const int32_t hi = srdhm(a, c.multiplier);
-                    const int64_t prod = int64_t{a} * c.multiplier;
+                    // MBQM's SRDHM input: acc * 2^shift for a left shift, wrapping.
+                    const auto scaled = static_cast<int32_t>(acc << std::max(c.shift, 0));
+                    const int32_t hi = srdhm(scaled, c.multiplier);
+                    const int64_t prod = int64_t{scaled} * c.multiplier;
                     cov.srdhm_nudged += prod / (int64_t{1} << 31) != hi;
                     if (e > 0) {
                         const int32_t mask = static_cast<int32_t>((int64_t{1} << e) - 1);
@@ -186,6 +195,7 @@ std::vector<int8_t> expected(const HwParams& hw, const RequantProgram& p, Roundi
                     const int64_t clamped =
                         std::clamp<int64_t>(v, p.act_min[kb], p.act_max[kb]);
                     cov.unclamped += clamped == v;
+                    cov.left_unclamped += clamped == v && c.shift > 0;
                     cov.values.insert(static_cast<int8_t>(clamped));
                     y[((size_t{kb} * p.n_px + px) * b + n) * bo + o] = static_cast<int8_t>(clamped);
                 }
@@ -231,6 +241,7 @@ TEST_P(RequantProgramTest, GemmAndDrainMatchTheGoldenRequantizationOnBothDevices
     EXPECT_GT(cov.tie_pos, 5u) << "no exact ties of positive values";
     EXPECT_GT(cov.tie_neg, 5u) << "no exact ties of negative values";
     EXPECT_GT(cov.srdhm_nudged, min_cases);
+    EXPECT_GT(cov.left_unclamped, outputs / 20) << "too few outputs through a left shift";
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, RequantProgramTest, ::testing::Values("default", "tiny"));

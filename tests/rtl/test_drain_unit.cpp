@@ -5,8 +5,8 @@
 // stalls, B latency, W accepted only after its AW or also before it, SLVERR in an
 // error window). It checks every burst (INCR <= 16 beats, beat aligned, no 4 KiB
 // crossing, w_last on the last beat, valid/data held until ready, at most
-// MAX_OUTSTANDING bursts awaiting B), DRAM contents (computed with accel::srdhm /
-// accel::rdbpot), completion only after the last B, tokens, status and errors.
+// MAX_OUTSTANDING bursts awaiting B), DRAM contents (computed with accel::mbqm, left
+// and right shifts), completion only after the last B, tokens, status and errors.
 //
 // tests/rtl/CMakeLists.txt builds this bench for several parameter sets; the bench
 // reads them from the model.
@@ -78,7 +78,7 @@ std::vector<uint8_t> get_bytes(const T& s, size_t n) {
 
 struct Quant {
     int32_t mult;
-    uint32_t shift;  // shift_amount 0..31
+    int32_t shift;  // TFLite's, in [-31, 30]: the bench presents isa::quant_lane of it
 };
 
 // ACC and PRM contents; outputs land mostly inside int8 with a few edges.
@@ -100,11 +100,18 @@ struct Buffers {
         quant.assign(kPrmDepth, std::vector<Quant>(kBo));
         for (auto& e : quant) {
             for (auto& q : e) {
-                if (rng() % 16 == 0) {
-                    q = {static_cast<int32_t>(rng()), static_cast<uint32_t>(rng() % 32)};
+                const auto mantissa = static_cast<int32_t>((1u << 30) + rng() % (1u << 30));
+                const uint32_t r = rng() % 32;
+                if (r == 0) {
+                    const auto shifts =
+                        static_cast<uint32_t>(isa::kPrmShiftMax - isa::kPrmShiftMin + 1);
+                    q = {static_cast<int32_t>(rng()),
+                         isa::kPrmShiftMin + static_cast<int32_t>(rng() % shifts)};
+                } else if (r < 6) {  // the same scales through a left shift
+                    const int32_t l = 1 + static_cast<int32_t>(rng() % 8);
+                    q = {mantissa >> (14 + l), l};
                 } else {
-                    q = {static_cast<int32_t>((1u << 30) + rng() % (1u << 30)),
-                         14 + static_cast<uint32_t>(rng() % 2)};
+                    q = {mantissa, -14 - static_cast<int32_t>(rng() % 2)};
                 }
             }
         }
@@ -124,8 +131,7 @@ void apply_drain(const isa::Drain& d, const Buffers& buf, Mem& mem) {
                     const uint32_t addr = d.dram_base + kb * d.dram_kb + y * d.dram_y + x * d.dram_x + b * d.dram_b;
                     for (uint32_t o = 0; o < kBo; ++o) {
                         const int64_t v = int64_t{d.zy} +
-                            accel::rdbpot(accel::srdhm(buf.acc[a][b * kBo + o], p[o].mult),
-                                          static_cast<int>(p[o].shift));
+                            accel::mbqm(buf.acc[a][b * kBo + o], p[o].mult, p[o].shift);
                         mem[addr + o] = static_cast<uint8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }
                 }
@@ -362,8 +368,8 @@ public:
         }
         if (q_load) {
             for (uint32_t o = 0; o < kBo; ++o) {
-                put_bits(m.quant_rdata_i, 37 * o, 32, static_cast<uint32_t>(q_next[o].mult));
-                put_bits(m.quant_rdata_i, 37 * o + 32, 5, q_next[o].shift);
+                put_bits(m.quant_rdata_i, isa::kQuantLaneBits * o, isa::kQuantLaneBits,
+                         isa::quant_lane(q_next[o].mult, q_next[o].shift));
             }
         }
         ++now;

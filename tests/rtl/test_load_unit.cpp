@@ -95,15 +95,20 @@ uint32_t entry_bytes(isa::Buffer b) {
 
 uint32_t rd32(const uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | uint32_t{p[3]} << 24; }
 
-// A PRM entry as the SRAM ports see it: per lane o, bias (4 bytes LE), multiplier
-// (4 bytes LE), shift amount (1 byte).
+// A PRM entry as the SRAM ports see it: per lane o, bias (4 bytes LE), then the quant
+// lane (isa::quant_lane: multiplier, clamped shift) in kQuantBytes bytes LE.
+constexpr unsigned kQuantBytes = (isa::kQuantLaneBits + 7) / 8;
+constexpr unsigned kPrmLaneBytes = 4 + kQuantBytes;
 std::vector<uint8_t> prm_view(const uint8_t* e) {
     const uint32_t bo = kCfg.block_out;
     std::vector<uint8_t> v;
     for (uint32_t o = 0; o < bo; ++o) {
         for (int k = 0; k < 4; ++k) v.push_back(e[4 * o + k]);
-        for (int k = 0; k < 4; ++k) v.push_back(e[4 * (bo + o) + k]);
-        v.push_back(static_cast<uint8_t>((0u - rd32(e + 4 * (2 * bo + o))) & 31u));
+        const uint64_t lane = isa::quant_lane(static_cast<int32_t>(rd32(e + 4 * (bo + o))),
+                                              static_cast<int32_t>(rd32(e + 4 * (2 * bo + o))));
+        for (unsigned k = 0; k < kQuantBytes; ++k) {
+            v.push_back(static_cast<uint8_t>(lane >> (8 * k)));
+        }
     }
     return v;
 }
@@ -328,8 +333,11 @@ private:
             std::vector<uint8_t> v;
             for (uint32_t o = 0; o < kCfg.block_out; ++o) {
                 for (unsigned k = 0; k < 4; ++k) v.push_back(get_bits(m.bias_wdata_o, 32 * o + 8 * k, 8));
-                for (unsigned k = 0; k < 4; ++k) v.push_back(get_bits(m.quant_wdata_o, 37 * o + 8 * k, 8));
-                v.push_back(static_cast<uint8_t>(get_bits(m.quant_wdata_o, 37 * o + 32, 5)));
+                for (unsigned k = 0; k < kQuantBytes; ++k) {
+                    const unsigned lo = isa::kQuantLaneBits * o + 8 * k;
+                    const unsigned bits = std::min(8u, isa::kQuantLaneBits - 8 * k);
+                    v.push_back(get_bits(m.quant_wdata_o, lo, bits));
+                }
             }
             prm.at(m.bias_waddr_o) = v;
         }
@@ -427,10 +435,10 @@ TEST_P(LoadUnit, WgtLongRowsCross4K) {
     b.expect_buffers_match();
 }
 
-// PRM: bias, multiplier, shift; shifts inside and outside [-31, 0].
+// PRM: bias, multiplier, shift; shifts inside and outside [-31, 30] (clamped).
 TEST_P(LoadUnit, PrmShiftsAnyValue) {
     Bench b({.latency = 17, .max_bursts = 4, .ar_stall = 0.3, .r_stall = 0.3}, 14);
-    const int32_t shifts[] = {0, -1, -31, -32, -33, 1, 31, 5, INT32_MIN, INT32_MAX, -7, -100};
+    const int32_t shifts[] = {0, -1, -31, -32, -33, 1, 31, 30, INT32_MIN, INT32_MAX, -7, 100};
     const uint32_t bo = kCfg.block_out, eb = kCfg.prm_eb(), base = 0x10000;
     const uint32_t n = 9;
     for (uint32_t e = 0; e < n; ++e) {
@@ -450,11 +458,13 @@ TEST_P(LoadUnit, PrmShiftsAnyValue) {
     b.push(ld);
     b.run_to_completion();
     b.expect_buffers_match();
-    std::set<int> amounts;
+    std::set<int> shift_bits;  // {left, amount}: the lane's byte above the multiplier
     for (const auto& e : b.prm) {
-        for (size_t o = 0; !e.empty() && o < bo; ++o) amounts.insert(e[9 * o + 8]);
+        for (size_t o = 0; !e.empty() && o < bo; ++o) {
+            shift_bits.insert(e[kPrmLaneBytes * o + 4 + isa::kQuantAmountLo / 8]);
+        }
     }
-    EXPECT_GE(amounts.size(), 5u);  // the shift amounts are varied, not all zero
+    EXPECT_GE(shift_bits.size(), 5u);  // the shifts are varied, not all zero
 }
 
 // Strides wrap modulo 2^32 (a "negative" row stride walks down through memory).

@@ -1,7 +1,8 @@
-// requant: every lane bit-exact with accel::srdhm / accel::rdbpot + clamp, for biased
-// random inputs (INT32 edges, SRDHM and RDBPOT ties, every shift amount, negative
-// multipliers), with random en_i stalls checked against a C++ shadow pipeline of
-// LATENCY stages; plus a realistic distribution whose outputs must spread over int8.
+// requant: every lane bit-exact with accel::mbqm + clamp, for biased random inputs
+// (INT32 edges, SRDHM and RDBPOT ties, every shift in [-31, 30] including left shifts
+// that wrap, negative multipliers), with random en_i stalls checked against a C++
+// shadow pipeline of LATENCY stages; plus a realistic distribution whose outputs must
+// spread over int8.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "Vrequant.h"
 #include "Vrequant___024root.h"  // the elaborated parameters (built with --public)
+#include "hw/isa.hpp"
 #include "ops/quant.hpp"
 #include "bench_util.hpp"
 
@@ -24,6 +26,7 @@ constexpr int kLanes = static_cast<int>(Vrequant___024root::requant__DOT__LANES)
 constexpr int kLatency = static_cast<int>(Vrequant___024root::requant__DOT__LATENCY);
 constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
 constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+constexpr int kShifts = isa::kPrmShiftMax - isa::kPrmShiftMin + 1;
 
 // Bit fields of Verilator signals: plain integers up to 64 bits, VlWide beyond.
 template <typename T>
@@ -56,7 +59,7 @@ uint64_t get_bits(const T& sig, int lo, int width) {
 
 struct Lane {
     int32_t acc, mult;
-    int shift;  // shift_amount 0..31
+    int shift;  // TFLite's, in [-31, 30]; the bench presents isa::quant_lane of it
 };
 struct Beat {
     std::vector<Lane> lanes;
@@ -64,26 +67,29 @@ struct Beat {
 };
 
 int8_t expected(const Lane& l, int8_t zy, int8_t lo, int8_t hi) {
-    const int64_t v = int64_t{zy} + accel::rdbpot(accel::srdhm(l.acc, l.mult), l.shift);
+    const int64_t v = int64_t{zy} + accel::mbqm(l.acc, l.mult, l.shift);
     return static_cast<int8_t>(std::clamp<int64_t>(v, lo, hi));
 }
 
 // Edge-heavy inputs: INT32 extremes, SRDHM ties (m = 2^30, odd acc), RDBPOT ties
-// (x = k*2^e + 2^(e-1) via m = 2^30), special multipliers, negative values.
+// (x = k*2^e + 2^(e-1) via m = 2^30), special multipliers, negative values; left
+// shifts of accumulators that wrap, and that land exactly on INT32_MIN.
 class EdgeGen {
 public:
     explicit EdgeGen(uint32_t seed) : rng_(seed) {}
 
     Lane lane() {
         Lane l{};
-        l.shift = static_cast<int>(shift_cycle_++ % 32);  // every shift, evenly
-        if (pick(8) == 0) l.shift = static_cast<int>(pick(32));
-        switch (pick(6)) {
+        // Every shift, evenly; now and then a random one.
+        l.shift = isa::kPrmShiftMin + static_cast<int>(shift_cycle_++ % kShifts);
+        if (pick(8) == 0) l.shift = isa::kPrmShiftMin + static_cast<int>(pick(kShifts));
+        const int e = -l.shift;  // the right shift
+        switch (pick(7)) {
             case 0:  // RDBPOT tie at this shift (and its neighbours)
                 l.mult = 1 << 30;
-                if (l.shift > 0) {
-                    const int64_t k = static_cast<int32_t>(rng_()) >> (l.shift + 1);
-                    const int64_t x = k * (int64_t{1} << l.shift) + (int64_t{1} << (l.shift - 1)) +
+                if (e > 0) {
+                    const int64_t k = static_cast<int32_t>(rng_()) >> (e + 1);
+                    const int64_t x = k * (int64_t{1} << e) + (int64_t{1} << (e - 1)) +
                                       static_cast<int64_t>(pick(3)) - 1;
                     l.acc = static_cast<int32_t>(std::clamp<int64_t>(2 * x, kMin, kMax));
                 } else {
@@ -93,6 +99,12 @@ public:
             case 1:  // SRDHM tie: m = 2^30 halves acc; odd acc is exactly .5
                 l.mult = (1 << 30) + static_cast<int32_t>(pick(3)) - 1;
                 l.acc = static_cast<int32_t>(rng_() | 1u);
+                break;
+            case 2:  // a left shift onto INT32_MIN (x * 2^l wraps there from +-2^(31-l))
+                l.shift = 1 + static_cast<int>(pick(isa::kPrmShiftMax));
+                l.acc = static_cast<int32_t>((pick(2) ? 1u : 3u) << (31 - l.shift)) +
+                        static_cast<int32_t>(pick(3)) - 1;
+                l.mult = pick(2) ? kMin : value();
                 break;
             default:
                 l.acc = value();
@@ -133,7 +145,7 @@ Beat garbage(std::mt19937& rng) {
     Beat b;
     for (int j = 0; j < kLanes; ++j) {
         b.lanes.push_back({static_cast<int32_t>(rng()), static_cast<int32_t>(rng()),
-                           static_cast<int>(rng() % 32)});
+                           isa::kPrmShiftMin + static_cast<int>(rng() % kShifts)});
     }
     b.zy = static_cast<int8_t>(rng()), b.lo = static_cast<int8_t>(rng()), b.hi = static_cast<int8_t>(rng());
     return b;
@@ -163,9 +175,10 @@ std::vector<int8_t> run(Vrequant& m, Next next, int beats, double stall, uint32_
         m.en_i = en;
         m.valid_i = valid || !en;  // a stalled cycle must ignore whatever is presented
         for (int j = 0; j < kLanes; ++j) {
-            put_bits(m.acc_i, 32 * j, 32, static_cast<uint32_t>(b.lanes[j].acc));
-            put_bits(m.quant_i, 37 * j, 32, static_cast<uint32_t>(b.lanes[j].mult));
-            put_bits(m.quant_i, 37 * j + 32, 5, static_cast<uint32_t>(b.lanes[j].shift));
+            const Lane& l = b.lanes[j];
+            put_bits(m.acc_i, 32 * j, 32, static_cast<uint32_t>(l.acc));
+            put_bits(m.quant_i, isa::kQuantLaneBits * j, isa::kQuantLaneBits,
+                     isa::quant_lane(l.mult, l.shift));
         }
         m.zy_i = static_cast<uint8_t>(b.zy);
         m.act_min_i = static_cast<uint8_t>(b.lo);
@@ -206,13 +219,20 @@ TEST(Requant, GoldenEdgeCasesOneAtATime) {
     Vrequant m;
     reset(m);
     // docs/semantics.md's worked cases, each in lane 0 with a trivial clamp
-    // (zy = 0, full range), checked through the int8 window by a small multiplier.
+    // (zy = 0, full range), checked through the int8 window by a small multiplier;
+    // then left shifts: wrapping, onto INT32_MIN (saturating with it), by 30.
     const std::vector<Lane> cases = {
         {5, 1 << 30, 0},         {-5, 1 << 30, 0},       {-3, 1 << 30, 0},
-        {-3, (1 << 30) + 1, 0},  {kMin, kMin, 31},       {kMin, kMax, 31},
-        {kMax, kMax, 31},        {kMin, kMin, 0},        {10, 1 << 30, 1},
-        {-10, 1 << 30, 1},       {-12, 1 << 30, 2},      {-10, 1 << 30, 2},
-        {kMin, 0, 0},            {kMin, kMin + 1, 24},   {kMax, kMin, 24},
+        {-3, (1 << 30) + 1, 0},  {kMin, kMin, -31},      {kMin, kMax, -31},
+        {kMax, kMax, -31},       {kMin, kMin, 0},        {10, 1 << 30, -1},
+        {-10, 1 << 30, -1},      {-12, 1 << 30, -2},     {-10, 1 << 30, -2},
+        {kMin, 0, 0},            {kMin, kMin + 1, -24},  {kMax, kMin, -24},
+        {3, 1 << 20, 1},         {-3, 1 << 20, 4},       {1, 1 << 20, 30},
+        {-1, 1 << 20, 30},       {3, 1 << 20, 30},       {kMin, 1 << 20, 1},
+        {kMax, 1 << 20, 1},      {1 << 30, kMin, 1},     {-(1 << 30), kMin, 1},
+        {1, kMin, 30},           {2, kMin, 30},          {kMin, kMin, 30},
+        {(1 << 16) + 1, 1 << 8, 15}, {-(1 << 16) - 1, 1 << 8, 15},
+        {-100, 1 << 28, 3},      {77, 1 << 29, 2},       {-5, 1 << 26, 4},
     };
     size_t i = 0;
     auto next = [&] {
@@ -245,7 +265,7 @@ TEST(Requant, RealisticScalesSpreadOverInt8) {
             Lane l;
             l.acc = static_cast<int32_t>(rng() % (1u << 21)) - (1 << 20);
             l.mult = (1 << 30) + static_cast<int32_t>(rng() % (1u << 30));  // [0.5, 1)
-            l.shift = (rng() % 4 == 0) ? 12 : 13;
+            l.shift = (rng() % 4 == 0) ? -12 : -13;
             b.lanes.push_back(l);
         }
         b.zy = static_cast<int8_t>(static_cast<int>(rng() % 21) - 10);

@@ -2,6 +2,7 @@
 // against the golden reference, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
 
@@ -39,7 +40,7 @@ void expect_bit_exact(const HwParams& hw, const testing::LayerCase& c, const std
 
 TEST(Conv2dFsim, RandomLayersDefaultAndTiny) {
     std::mt19937 rng(4242);
-    size_t spread = 0;
+    size_t spread = 0, left_shifted = 0;
     for (int i = 0; i < 240; ++i) {
         const HwParams hw = config(i % 2 ? "tiny" : "default");
         testing::LayerLimits lim;
@@ -49,9 +50,12 @@ TEST(Conv2dFsim, RandomLayersDefaultAndTiny) {
         expect_bit_exact(hw, c, "layer " + std::to_string(i) + " on " + hw.config.name);
         if (HasFatalFailure()) return;
         spread += testing::distinct_values(conv2d_reference(c.layer, c.x, c.w, c.bias)) > 20;
+        const std::vector<int32_t>& shift = c.layer.params.shift;
+        left_shifted += std::any_of(shift.begin(), shift.end(), [](int32_t s) { return s > 0; });
     }
     // Most layers must produce a real spread of values, not clipped or constant output.
     EXPECT_GT(spread, 150u);
+    EXPECT_GT(left_shifted, 100u) << "too few layers with positive shifts";
 }
 
 }  // namespace

@@ -753,14 +753,37 @@ TEST(FsimArithmetic, OutputZeroPointIsAddedWithoutOverflow) {
     EXPECT_EQ(static_cast<int8_t>(out[0]), 127);
 }
 
-TEST(FsimArithmetic, OnlyTheFiveBitShiftAmountCounts) {
-    // 5 * ~1.0 / 2 rounds half away from zero to 3, for shift -1 and for -33 and 31,
-    // which have the same (-shift) & 31.
-    for (int32_t shift : {-1, -33, 31}) {
+TEST(FsimArithmetic, PositiveShiftsMultiplyTheAccumulatorFirst) {
+    // 5 * 2^3 * 2^28 / 2^31 = 5: the left shift undoes the small multiplier.
+    Rig rig;
+    const auto out = drain_lanes(rig, {5, -5, 13}, 1 << 28, 3, 0, 0);
+    EXPECT_EQ(static_cast<int8_t>(out[0]), 5);
+    EXPECT_EQ(static_cast<int8_t>(out[1]), -5);
+    EXPECT_EQ(static_cast<int8_t>(out[2]), 13);
+}
+
+TEST(FsimArithmetic, LeftShiftWrapsInInt32) {
+    // (2^30 + 3) * 4 = 2^32 + 12 wraps to 12, halved to 6; without the wrap it would clip.
+    Rig rig;
+    const auto out = drain_lanes(rig, {(1 << 30) + 3, -(1 << 30) - 3}, 1 << 30, 2, 0, 0);
+    EXPECT_EQ(static_cast<int8_t>(out[0]), 6);
+    EXPECT_EQ(static_cast<int8_t>(out[1]), -6);
+}
+
+TEST(FsimArithmetic, ShiftsOutsideTheRangeActAsItsNearestEnd) {
+    // Below -31 the shift is -31: ~(2^31 - 2) / 2^31 rounds to 1 (not 127, as a shift
+    // amount taken modulo 32 would give for -32).
+    for (int32_t shift : {-31, -32, -1000, INT32_MIN}) {
         Rig rig;
-        const auto out = drain_lanes(rig, {5, -5}, INT32_MAX, shift, 0, 0);
-        EXPECT_EQ(static_cast<int8_t>(out[0]), 3) << shift;
-        EXPECT_EQ(static_cast<int8_t>(out[1]), -3) << shift;
+        const auto out = drain_lanes(rig, {INT32_MAX}, INT32_MAX, shift, 0, 0);
+        EXPECT_EQ(static_cast<int8_t>(out[0]), 1) << shift;
+    }
+    // Above 30 it is 30: 1 << 30 = 2^30 and 3 << 30 wraps to -2^30, times 2^7 / 2^31.
+    for (int32_t shift : {30, 31, 1000, INT32_MAX}) {
+        Rig rig;
+        const auto out = drain_lanes(rig, {1, 3}, 1 << 7, shift, 0, 0);
+        EXPECT_EQ(static_cast<int8_t>(out[0]), 64) << shift;
+        EXPECT_EQ(static_cast<int8_t>(out[1]), -64) << shift;
     }
 }
 

@@ -509,5 +509,24 @@ TEST(IsaCheck, DecodeAppliesTheChecks) {
     EXPECT_EQ(decode(encode(d), hw()).error, kIllegal);
 }
 
+// docs/isa.md "DRAIN": a PRM shift outside [-31, 30] acts as the nearest end, and the
+// quant lane holds it as {left, amount, multiplier} (docs/architecture.md).
+TEST(IsaPrm, ShiftsClampAndBecomeSignAndMagnitude) {
+    EXPECT_EQ(prm_shift(-31), -31);
+    EXPECT_EQ(prm_shift(-32), -31);
+    EXPECT_EQ(prm_shift(INT32_MIN), -31);
+    EXPECT_EQ(prm_shift(30), 30);
+    EXPECT_EQ(prm_shift(31), 30);
+    EXPECT_EQ(prm_shift(INT32_MAX), 30);
+    const uint64_t m = 0x89ABCDEFu;
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), 0), m);
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), -5), m | uint64_t{5} << 32);
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), -1000), m | uint64_t{31} << 32);
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), 3), m | uint64_t{3} << 32 | uint64_t{1} << 37);
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), 1000),
+              m | uint64_t{30} << 32 | uint64_t{1} << 37);
+    EXPECT_EQ(kQuantLaneBits, 38u);
+}
+
 }  // namespace
 }  // namespace accel::isa

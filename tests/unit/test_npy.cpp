@@ -17,6 +17,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "formats/npy.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using accel::TensorI32;
@@ -24,30 +25,7 @@ using accel::TensorI8;
 
 namespace {
 
-// A fresh directory per test, removed afterwards (tests may run in parallel).
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "accel_npy_test.XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& e : fs::directory_iterator(path_)) {
-            names.push_back(e.path().filename());
-        }
-        return names;
-    }
-
-private:
-    fs::path path_;
-};
+using accel::testing_support::TempDir;
 
 void write_raw(const std::string& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary);

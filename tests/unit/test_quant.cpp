@@ -93,12 +93,49 @@ TEST(QuantizeMultiplier, TinyScalesAndRoundingUp) {
     EXPECT_EQ(q.shift, 0);
 }
 
-TEST(QuantizeMultiplier, RejectsScalesOutsideZeroOne) {
+TEST(Mbqm, PositiveShiftsMultiplyFirst) {
+    EXPECT_EQ(mbqm(100, kHalf, 1), 100);   // 100 * 2 * 0.5
+    EXPECT_EQ(mbqm(-7, kHalf, 3), -28);    // -7 * 8 * 0.5
+    // 3 * 2 = 6, then 6 * 0.75 = 4.5 -> SRDHM rounds the tie upward to 5.
+    EXPECT_EQ(mbqm(3, 1610612736, 1), 5);
+    EXPECT_EQ(mbqm(-3, 1610612736, 1), -4);  // -4.5 -> -4: the tie rounds upward
+    EXPECT_EQ(mbqm(1, kHalf, 30), 1 << 29);  // the largest shift
+}
+
+TEST(Mbqm, LeftShiftWrapsInInt32AsTFLite) {
+    // 2^30 * 2 = 2^31 wraps to INT32_MIN; INT32_MIN * 0.5 = -2^30.
+    EXPECT_EQ(mbqm(1 << 30, kHalf, 1), -(1 << 30));
+    // 3 * 2^30 = 0xC0000000 = -2^30 in int32; -2^30 * 0.5 = -2^29.
+    EXPECT_EQ(mbqm(3, kHalf, 30), -(1 << 29));
+    // INT32_MIN * 2 wraps to 0.
+    EXPECT_EQ(mbqm(kMin, kMax, 1), 0);
+    // INT32_MAX * 2 = 2^32 - 2 wraps to -2; -2 * 0.5 = -1.
+    EXPECT_EQ(mbqm(kMax, kHalf, 1), -1);
+}
+
+TEST(QuantizeMultiplier, ScalesOfOneAndAboveShiftLeft) {
+    EXPECT_EQ(quantize_multiplier(1.0).multiplier, kHalf);  // 0.5 * 2^1
+    EXPECT_EQ(quantize_multiplier(1.0).shift, 1);
+    EXPECT_EQ(quantize_multiplier(3.0).multiplier, 1610612736);  // 0.75 * 2^2
+    EXPECT_EQ(quantize_multiplier(3.0).shift, 2);
+    EXPECT_EQ(quantize_multiplier(1.5).shift, 1);
+    // Rounds up to 1.0, which now is the mantissa 0.5 with shift 1.
+    const QuantizedMultiplier q = quantize_multiplier(0.99999999999999);
+    EXPECT_EQ(q.multiplier, kHalf);
+    EXPECT_EQ(q.shift, 1);
+    // The largest scale whose shift fits: just below 2^30.
+    const QuantizedMultiplier big = quantize_multiplier(1073741823.0);
+    EXPECT_EQ(big.shift, 30);
+    EXPECT_EQ(big.multiplier, kMax - 1);  // (2^30 - 1) / 2^30 * 2^31
+    EXPECT_EQ(mbqm(1, big.multiplier, big.shift), 1073741823);
+}
+
+TEST(QuantizeMultiplier, RejectsScalesThatAreNotPositiveOrTooLarge) {
     EXPECT_THROW(quantize_multiplier(0.0), Error);
     EXPECT_THROW(quantize_multiplier(-0.5), Error);
-    EXPECT_THROW(quantize_multiplier(1.0), Error);
-    EXPECT_THROW(quantize_multiplier(3.0), Error);
-    EXPECT_THROW(quantize_multiplier(0.99999999999999), Error);  // rounds to 1.0
+    EXPECT_THROW(quantize_multiplier(1073741824.0), Error);  // 2^30: shift 31
+    EXPECT_THROW(quantize_multiplier(1073741823.9999999), Error);  // rounds up to 2^30
+    EXPECT_THROW(quantize_multiplier(std::numeric_limits<double>::infinity()), Error);
     EXPECT_THROW(quantize_multiplier(std::numeric_limits<double>::quiet_NaN()), Error);
 }
 

@@ -41,6 +41,22 @@ TEST(Reference, OneByOneWithBiasAndOutputZeroPoint) {
     EXPECT_EQ(y.data, std::vector<int8_t>{-2});
 }
 
+TEST(Reference, PositiveShiftsAndTheirRange) {
+    // acc = 3*2 + (-4)*5 = -14; shifted left by 2: -56; * 0.5 = -28.
+    Conv2dLayer l = make_layer({1, 1, 1, 2, 1, 1, 1}, 1 << 30, 2);
+    const TensorI8 x = tensor({1, 1, 1, 2}, {3, -4}), w = tensor({1, 1, 2, 1}, {2, 5});
+    EXPECT_EQ(conv2d_reference(l, x, w, {0}).data, std::vector<int8_t>{-28});
+    // TFLite's range is [-31, 30].
+    for (int shift : {-31, 30}) {
+        l.params.shift = {shift};
+        EXPECT_NO_THROW(validate(l)) << shift;
+    }
+    for (int shift : {-32, 31}) {
+        l.params.shift = {shift};
+        EXPECT_THROW(validate(l), Error) << shift;
+    }
+}
+
 TEST(Reference, PaddingHoldsInputZeroPointAndContributesNothing) {
     // 1x1 image, 3x3 kernel, pad 1: only the centre tap sees the image.
     Conv2dLayer l = make_layer({1, 1, 1, 1, 1, 3, 3}, 1 << 30, -1);  // scale 0.25

@@ -158,6 +158,17 @@ TEST(Workload, ParsesOptionalKeys) {
     }
 }
 
+// A scale of 1 or more is TFLite's positive shift: 1.5 = 0.75 * 2^1.
+TEST(Workload, ScalesAboveOneBecomePositiveShifts) {
+    const accel::Workload w = accel::parse_workload(
+        with("    stride: 2\n", "    stride: 2\n    scale: 1.5\n"), "w.yaml");
+    const accel::WorkloadCase c = accel::make_workload_case(w, w.layers[0]);
+    for (size_t k = 0; k < 6; ++k) {
+        EXPECT_EQ(c.layer.params.multiplier[k], 1610612736);
+        EXPECT_EQ(c.layer.params.shift[k], 1);
+    }
+}
+
 TEST(Workload, RejectsUnknownAndMissingKeys) {
     EXPECT_TRUE(rejected_with(with("    pad: 1\n", "    pad: 1\n    padding: 1\n"),
                               "unknown key 'layers[0].padding'"));
@@ -177,8 +188,13 @@ TEST(Workload, RejectsBadValues) {
     EXPECT_TRUE(rejected_with(with("cin: 5", "cin: 5.5"), "layers[0].cin"));
     EXPECT_TRUE(rejected_with(with("stride: 2", "stride: 0"), "layers[0].stride"));
     EXPECT_TRUE(rejected_with(with("pad: 1", "pad: -1"), "layers[0].pad"));
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: 1.5\n"),
-                              "key 'layers[0].scale': must be in (0, 1)"));
+    // 2^30 would need a shift of 31; 0 and negative scales have none.
+    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: 1073741824\n"),
+                              "key 'layers[0].scale'"));
+    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: 0\n"),
+                              "key 'layers[0].scale'"));
+    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: -0.5\n"),
+                              "key 'layers[0].scale'"));
     EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    relu: yes\n"),
                               "key 'layers[0].relu'"));
     EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    input_zero_point: 128\n"),

@@ -1,0 +1,294 @@
+"""Writes the int8 TFLite models that the kit's whole-network tests run.
+
+    generate.py MODEL --output PATH.tflite [--resolution N] [--seed S] [--test-set PATH.npz]
+
+MODEL is resnet18 (built here: keras.applications has none), mobilenetv2, resnet50,
+digits (a small CNN trained on scikit-learn's 8x8 digits) or unsupported_tanh (a Dense
+then tanh: a TANH operator the kit does not support). The ImageNet models have random
+weights and batch-norm statistics measured on random inputs, so that activations stay
+in a sane range; the converter folds batch norm into the convolutions. Every model is
+fully int8 (input, output and every operator), batch 1, with per-channel weights
+(FULLY_CONNECTED's too).
+
+The same command writes a byte-identical file: every random draw comes from --seed,
+and TensorFlow's ops are made deterministic (checked for every model, two runs each,
+and across two fresh virtual environments). Another CPU or other package versions may
+still round floats differently and so give other bytes.
+
+Prints the operator types the model holds (count per type), flags those the kit does
+not run, and for digits the float and int8 test accuracies (int8 with LiteRT's
+reference kernels, the kit's oracle).
+"""
+
+import argparse
+import contextlib
+import os
+import sys
+from collections import Counter
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TF's start-up chatter is not ours
+# oneDNN's kernels reorder float sums depending on the CPU; plain kernels keep the
+# weights, the calibration and so the file the same wherever it is generated.
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+import numpy as np
+
+IMAGENET_MODELS = ("resnet18", "mobilenetv2", "resnet50")
+MODELS = IMAGENET_MODELS + ("digits", "unsupported_tanh")
+
+# The operators the kit's model runner supports; anything else is reported.
+SUPPORTED_OPS = {
+    "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "MAX_POOL_2D",
+    "AVERAGE_POOL_2D", "MEAN", "PAD", "RESHAPE", "SOFTMAX", "QUANTIZE", "DEQUANTIZE",
+    "CONCATENATION",
+}
+
+CALIBRATION_SAMPLES = 8  # random inputs for the ImageNet models' batch norm and ranges
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # One line, as every tool of the kit does, instead of argparse's usage block.
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def parse_args():
+    p = Parser(description=__doc__.splitlines()[0])
+    p.add_argument("model", choices=MODELS)
+    p.add_argument("--output", required=True, help="the .tflite file to write")
+    p.add_argument("--resolution", type=int, help="input height and width (ImageNet models; 224)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every random draw (0)")
+    p.add_argument("--test-set", help="digits: write its int8 test set (x, labels) here as .npz")
+    a = p.parse_args()
+    if a.resolution is not None:
+        if a.model not in IMAGENET_MODELS:
+            p.error(f"--resolution applies to {', '.join(IMAGENET_MODELS)}, not {a.model}")
+        if not 32 <= a.resolution <= 1024:
+            p.error(f"--resolution must be in [32, 1024], got {a.resolution}")
+    if a.test_set and a.model != "digits":
+        p.error("--test-set applies to digits only")
+    if a.seed < 0:
+        p.error(f"--seed must be >= 0, got {a.seed}")
+    for path in (a.output, a.test_set):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            p.error(f"the directory of {path} does not exist")
+    return a
+
+
+# ---------------------------------------------------------------------------- models
+
+def resnet18(res):
+    """ResNet-18 with the classic (PyTorch) conv shapes: symmetric padding is an explicit
+    ZeroPadding2D before a 'valid' conv, because TF's 'same' pads stride-2 layers
+    asymmetrically (0 before, 1 after) where the classic network pads 1 on each side."""
+    L = keras.layers
+
+    def conv_bn(x, filters, kernel, stride, name, relu=True):
+        pad = (kernel - 1) // 2
+        padding = "valid"
+        if pad > 0 and stride > 1:
+            x = L.ZeroPadding2D(pad, name=f"{name}_pad")(x)
+        elif pad > 0:
+            padding = "same"  # stride 1: the same symmetric padding, and no PAD op
+        x = L.Conv2D(filters, kernel, stride, padding=padding, use_bias=False, name=name)(x)
+        x = L.BatchNormalization(name=f"{name}_bn")(x)
+        return L.ReLU(name=f"{name}_relu")(x) if relu else x
+
+    def basic_block(x, filters, stride, name):
+        shortcut = x
+        if stride != 1 or x.shape[-1] != filters:
+            shortcut = conv_bn(x, filters, 1, stride, f"{name}_downsample", relu=False)
+        y = conv_bn(x, filters, 3, stride, f"{name}_conv1")
+        y = conv_bn(y, filters, 3, 1, f"{name}_conv2", relu=False)
+        y = L.Add(name=f"{name}_add")([y, shortcut])
+        return L.ReLU(name=f"{name}_out")(y)
+
+    inp = keras.Input((res, res, 3), batch_size=1, name="input")
+    x = conv_bn(inp, 64, 7, 2, "conv1")
+    # Zero padding before the max pool is exact here: its input is >= 0 after ReLU.
+    x = L.ZeroPadding2D(1, name="maxpool_pad")(x)
+    x = L.MaxPooling2D(3, 2, padding="valid", name="maxpool")(x)
+    for stage, filters in enumerate((64, 128, 256, 512), start=1):
+        for block in range(2):
+            stride = 2 if stage > 1 and block == 0 else 1
+            x = basic_block(x, filters, stride, f"layer{stage}_{block}")
+    x = L.GlobalAveragePooling2D(name="avgpool")(x)
+    # A random bias, as a trained fc has. The applications' Dense layers keep their zero
+    # bias, which the converter drops: both forms of FULLY_CONNECTED are in the set.
+    x = L.Dense(1000, activation="softmax", name="fc",
+                bias_initializer=keras.initializers.RandomUniform(-0.1, 0.1))(x)
+    return keras.Model(inp, x, name="resnet18")
+
+
+def imagenet_model(name, res):
+    if name == "resnet18":
+        return resnet18(res)
+    inp = keras.Input((res, res, 3), batch_size=1, name="input")  # batch 1: static shapes
+    if name == "mobilenetv2":
+        app = keras.applications.MobileNetV2(weights=None, alpha=1.0, input_tensor=inp)
+    else:
+        app = keras.applications.ResNet50(weights=None, input_tensor=inp)
+    # Re-wrapped so that the model takes one tensor, not the list that input_tensor gives.
+    return keras.Model(inp, app.output, name=app.name)
+
+
+def calibrate_batch_norm(model, x, rng):
+    """Random scales and shifts, and moving statistics equal to each layer's input
+    statistics on x: a random-weight network then keeps unit-scale activations instead
+    of exploding or vanishing, like a trained one."""
+    bns = [l for l in model.layers if isinstance(l, keras.layers.BatchNormalization)]
+    for bn in bns:
+        n = bn.gamma.shape[0]
+        bn.gamma.assign(rng.uniform(0.5, 1.5, n).astype(np.float32))
+        bn.beta.assign(rng.uniform(-0.25, 0.25, n).astype(np.float32))
+        bn.momentum = 0.0  # one training-mode pass sets the moving statistics outright
+    # Training mode normalizes every layer with its batch statistics, so the statistics a
+    # layer records are those of its input as it will be at inference.
+    model(x, training=True)
+
+
+def digits_data(seed):
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+    d = load_digits()
+    x = (d.images / 16.0).astype(np.float32)[..., None]  # pixels 0..16 -> [0, 1]
+    return train_test_split(x, d.target.astype(np.int32), test_size=0.25,
+                            random_state=seed, stratify=d.target)
+
+
+def digits_model():
+    L = keras.layers
+    inp = keras.Input((8, 8, 1), batch_size=1, name="input")
+    x = L.Conv2D(16, 3, padding="same", activation="relu", name="conv1")(inp)
+    x = L.Conv2D(32, 3, padding="same", activation="relu", name="conv2")(x)
+    x = L.MaxPooling2D(2, name="maxpool")(x)                    # 4x4
+    x = L.Conv2D(32, 3, padding="same", activation="relu", name="conv3")(x)
+    x = L.AveragePooling2D(2, name="avgpool")(x)                # 2x2
+    x = L.Flatten(name="flatten")(x)
+    x = L.Dense(10, activation="softmax", name="fc")(x)
+    return keras.Model(inp, x, name="digits")
+
+
+def unsupported_tanh_model():
+    inp = keras.Input((16,), batch_size=1, name="input")
+    x = keras.layers.Dense(16, name="fc")(inp)
+    x = keras.layers.Activation("tanh", name="tanh")(x)  # TANH is outside the kit's ops
+    return keras.Model(inp, x, name="unsupported_tanh")
+
+
+# ------------------------------------------------------------------------ conversion
+
+def convert_int8(model, representative):
+    """Full-integer quantization: int8 input, output and operators, per-channel weights."""
+    conv = tf.lite.TFLiteConverter.from_keras_model(model)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.representative_dataset = lambda: ([x[None]] for x in representative)
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    conv.inference_input_type = tf.int8
+    conv.inference_output_type = tf.int8
+    with contextlib.redirect_stdout(sys.stderr):  # Keras's export talks on stdout
+        return conv.convert()
+
+
+def reference_interpreter(model_bytes):
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    it = Interpreter(model_content=model_bytes,
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    return it
+
+
+def report_operators(it):
+    """Prints the count per operator type; returns the unsupported ones' descriptions."""
+    ops = it._get_ops_details()  # the only listing of operators the interpreter offers
+    tensors = {t["index"]: t["name"] for t in it.get_tensor_details()}
+    counts = Counter(op["op_name"] for op in ops)
+    print("operators: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    # The input's name tells the layer when the output is the model's, named by TF only.
+    return [f"{op['op_name']} (operator {op['index']}, input '{tensors[op['inputs'][0]]}', "
+            f"output '{tensors[op['outputs'][0]]}')"
+            for op in ops if op["op_name"] not in SUPPORTED_OPS]
+
+
+def quantize(x, detail):
+    scale, zero_point = detail["quantization"]
+    info = np.iinfo(detail["dtype"])
+    v = x / scale
+    q = np.sign(v) * np.floor(np.abs(v) + 0.5) + zero_point  # TFLite rounds half away from 0
+    return np.clip(q, info.min, info.max).astype(detail["dtype"])
+
+
+def int8_accuracy(it, x, labels):
+    inp, out = it.get_input_details()[0], it.get_output_details()[0]
+    hits = 0
+    for xi, label in zip(quantize(x, inp), labels):
+        it.set_tensor(inp["index"], xi[None])
+        it.invoke()
+        hits += int(np.argmax(it.get_tensor(out["index"])[0]) == label)
+    return hits / len(labels)
+
+
+def write_atomically(path, data):
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)  # a killed run leaves no half-written model behind
+
+
+def main():
+    args = parse_args()
+
+    global tf, keras  # imported only now, so that a bad argument fails in no time
+    import tensorflow as tf
+    import keras
+    tf.get_logger().setLevel("ERROR")
+    keras.utils.set_random_seed(args.seed)          # python, numpy and TF seeds
+    tf.config.experimental.enable_op_determinism()  # same seed, same bytes
+    rng = np.random.default_rng(args.seed)
+
+    if args.model in IMAGENET_MODELS:
+        res = args.resolution or 224
+        model = imagenet_model(args.model, res)
+        # Uniform [-1, 1]: the range MobileNetV2's preprocessing gives.
+        calib = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, res, res, 3)).astype(np.float32)
+        calibrate_batch_norm(model, calib, rng)
+        representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, res, res, 3)).astype(np.float32)
+    elif args.model == "digits":
+        x_train, x_test, y_train, y_test = digits_data(args.seed)
+        model = digits_model()
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
+                      metrics=["accuracy"])
+        model.fit(x_train, y_train, epochs=30, batch_size=32, verbose=0)
+        _, float_acc = model.evaluate(x_test, y_test, verbose=0)
+        representative = x_train[:200]  # real images give the real activation ranges
+    else:
+        model = unsupported_tanh_model()
+        representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 16)).astype(np.float32)
+
+    tflite = convert_int8(model, representative)
+    write_atomically(args.output, tflite)
+    print(f"wrote {args.output} ({len(tflite)} bytes)")
+
+    it = reference_interpreter(tflite)
+    for kind, d in (("input", it.get_input_details()[0]), ("output", it.get_output_details()[0])):
+        scale, zp = d["quantization"]
+        print(f"{kind}: {d['dtype'].__name__} {d['shape'].tolist()} scale {scale:.6g} zero_point {zp}")
+    unsupported = report_operators(it)
+    for u in unsupported:
+        print(f"unsupported by the kit: {u}")
+
+    if args.model == "digits":
+        print(f"float test accuracy: {float_acc:.4f} ({len(y_test)} images)")
+        print(f"int8 test accuracy (LiteRT reference kernels): "
+              f"{int8_accuracy(it, x_test, y_test):.4f}")
+        if args.test_set:
+            x_q = quantize(x_test, it.get_input_details()[0])
+            tmp = f"{args.test_set}.tmp.npz"
+            np.savez(tmp, x=x_q, labels=y_test)  # stored, not deflated: easy to read from C++
+            os.replace(tmp, args.test_set)
+            print(f"wrote {args.test_set} (x {x_q.dtype} {list(x_q.shape)}, labels int32)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,302 @@
+// accel run: a whole int8 TFLite model on a backend — plan it, run it, print where the
+// time goes, check every device tensor on request, write the output and a report
+// (docs/cli.md, docs/networks.md).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "base/error.hpp"
+#include "base/file_io.hpp"
+#include "base/portable_random.hpp"
+#include "formats/npy.hpp"
+#include "formats/tflite_reader.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/hw_params.hpp"
+#include "network/network_plan.hpp"
+#include "runtime/network_runner.hpp"
+#include "backends.hpp"
+#include "cli_util.hpp"
+#include "commands.hpp"
+
+namespace po = boost::program_options;
+
+namespace accel::cli {
+namespace {
+
+using network::Placement;
+using network::Value;
+
+struct RunArgs {
+    std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
+    std::string dump;
+    bool check = false;
+};
+
+po::options_description run_options(RunArgs& a) {
+    po::options_description d(
+        "usage: accel run MODEL.tflite [options]\n\n"
+        "Runs a fully int8-quantized TFLite model: its convolutions on the device, the\n"
+        "other operators on the host (docs/networks.md).\n\noptions");
+    d.add_options()
+        ("help,h", "show this help")
+        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
+        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("input", po::value(&a.input), "the model's input, int8 .npy of its shape "
+                                       "(default: random, see --seed)")
+        ("seed", po::value(&a.seed), "seed of the random input (default 1)")
+        ("output", po::value(&a.output), "write the model's output (int8 .npy)")
+        ("check", po::bool_switch(&a.check), "compare every tensor a device operator writes "
+                                             "with the golden reference; exit 1 at the first "
+                                             "mismatch")
+        ("report", po::value(&a.report), "write a JSON report to this file")
+        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
+        ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
+                                            "tensor_<index>.npy (DIR must exist)");
+    return d;
+}
+
+std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", fmt::join(shape, "x")); }
+
+void check_args(const RunArgs& a) {
+    if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
+    if (a.backend != "ref" && a.backend != "fsim" && a.backend != "verilator") {
+        throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
+                                a.backend));
+    }
+    if (a.backend == "ref" && a.check) {
+        throw Error("--check: compares a device with the golden reference; with --backend ref "
+                    "there is nothing to compare");
+    }
+    if (!a.trace.empty() && a.backend != "verilator") {
+        throw Error("--trace: only the verilator backend writes waveforms");
+    }
+    check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
+                       {a.model, a.input, a.hw});
+    if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
+        throw Error(fmt::format("--dump-tensors {}: is not a directory", a.dump));
+    }
+}
+
+std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m) {
+    std::vector<Value> out;
+    if (!a.input.empty() && m.inputs.size() != 1) {
+        throw Error(fmt::format("--input: the model has {} inputs; only one-input models take "
+                                "--input", m.inputs.size()));
+    }
+    const auto seed = static_cast<uint64_t>(parse_int("--seed", a.seed, 0, INT64_MAX));
+    PortableRandom rng(seed);
+    for (int t : m.inputs) {
+        const graph::TensorDesc& d = m.tensor(t);
+        if (d.type != graph::DType::Int8) {
+            throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 inputs",
+                                    d.name, graph::dtype_name(d.type)));
+        }
+        TensorI8 x;
+        if (!a.input.empty()) {
+            x = read_npy_i8(a.input);
+            if (x.shape != d.shape) {
+                throw Error(fmt::format("--input {}: shape ({}) but the model's input '{}' is "
+                                        "({})", a.input, fmt::join(x.shape, ", "), d.name,
+                                        fmt::join(d.shape, ", ")));
+            }
+        } else {
+            x = TensorI8(d.shape);
+            for (int8_t& v : x.data) v = static_cast<int8_t>(rng.uniform(-128, 127));
+        }
+        out.push_back(Value::of(std::move(x)));
+    }
+    return out;
+}
+
+double efficiency(int64_t roofline, int64_t cycles) {
+    return cycles > 0 ? static_cast<double>(roofline) / static_cast<double>(cycles) : 0.0;
+}
+
+struct Totals {
+    int64_t ops = 0, macs = 0, cycles = 0, predicted = 0, roofline = 0, read = 0, write = 0;
+    double host_seconds = 0;
+    void add(const OperatorRun& r) {
+        ++ops;
+        macs += r.macs;
+        cycles += r.cycles;
+        predicted += r.predicted_cycles;
+        roofline += r.roofline_cycles;
+        read += r.dram_read_bytes;
+        write += r.dram_write_bytes;
+        host_seconds += r.host_seconds;
+    }
+};
+
+void print_table(const NetworkRun& run) {
+    std::cout << fmt::format("{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n",
+                             "op", "type", "where", "output", "MACs", "cycles", "predicted",
+                             "roofline", "eff", "host ms");
+    for (const OperatorRun& r : run.operators) {
+        const bool dev = r.placement == Placement::Device;
+        std::cout << fmt::format(
+            "{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n", r.index, r.type,
+            network::placement_name(r.placement), dims(r.output_shape), r.macs,
+            dev ? std::to_string(r.cycles) : "", dev ? std::to_string(r.predicted_cycles) : "",
+            dev ? std::to_string(r.roofline_cycles) : "",
+            dev ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "",
+            r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
+    }
+    std::map<std::string, Totals> by_type;
+    Totals device, all;
+    for (const OperatorRun& r : run.operators) {
+        by_type[fmt::format("{} ({})", r.type, network::placement_name(r.placement))].add(r);
+        if (r.placement == Placement::Device) device.add(r);
+        all.add(r);
+    }
+    std::cout << fmt::format("\n{:<28} {:>4} {:>13} {:>10} {:>10} {:>5} {:>9}\n", "by type",
+                             "ops", "MACs", "cycles", "roofline", "eff", "host ms");
+    for (const auto& [type, t] : by_type) {
+        std::cout << fmt::format("{:<28} {:>4} {:>13} {:>10} {:>10} {:>5} {:>9.2f}\n", type,
+                                 t.ops, t.macs, t.cycles, t.roofline,
+                                 t.cycles ? fmt::format("{:.2f}", efficiency(t.roofline, t.cycles))
+                                          : "",
+                                 t.host_seconds * 1e3);
+    }
+    std::cout << fmt::format(
+        "\ntotal: {} operators, {} MACs; device {} cycles against a roofline of {}: "
+        "efficiency {:.2f}; host operators {:.1f} ms; arena {} bytes, constants {} bytes\n",
+        all.ops, all.macs, device.cycles, device.roofline,
+        efficiency(device.roofline, device.cycles), all.host_seconds * 1e3, run.arena_bytes,
+        run.constant_bytes);
+}
+
+nlohmann::json report(const RunArgs& a, const HwParams& hw, const NetworkRun& run,
+                      double wall_seconds) {
+    using nlohmann::json;
+    json ops = json::array();
+    Totals device, all;
+    for (const OperatorRun& r : run.operators) {
+        json o = {{"index", r.index},
+                  {"type", r.type},
+                  {"where", network::placement_name(r.placement)},
+                  {"input_shapes", r.input_shapes},
+                  {"output_shape", r.output_shape},
+                  {"macs", r.macs},
+                  {"host_seconds", r.host_seconds}};
+        if (r.placement == Placement::Device) {
+            o["cycles"] = r.cycles;
+            o["predicted_cycles"] = r.predicted_cycles;
+            o["roofline_cycles"] = r.roofline_cycles;
+            o["efficiency"] = efficiency(r.roofline_cycles, r.cycles);
+            o["dram_read_bytes"] = r.dram_read_bytes;
+            o["dram_write_bytes"] = r.dram_write_bytes;
+            device.add(r);
+        }
+        all.add(r);
+        ops.push_back(o);
+    }
+    json j = {{"schema_version", 1},
+              {"model", a.model},
+              {"backend", a.backend},
+              {"hw", hw.config.name},
+              {"operators", ops},
+              {"totals",
+               {{"operators", all.ops},
+                {"macs", all.macs},
+                {"device_cycles", device.cycles},
+                {"device_predicted_cycles", device.predicted},
+                {"device_roofline_cycles", device.roofline},
+                {"device_efficiency", efficiency(device.roofline, device.cycles)},
+                {"dram_read_bytes", device.read},
+                {"dram_write_bytes", device.write},
+                {"host_seconds", all.host_seconds},
+                {"device_seconds", run.device_seconds},
+                {"wall_seconds", wall_seconds}}},
+              {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}}};
+    if (a.check) {
+        j["check"] = {{"tensors_compared", run.tensors_checked},
+                      {"elements_compared", run.elements_checked},
+                      {"bit_exact", !run.mismatch.has_value()}};
+    }
+    return j;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& args) {
+    RunArgs a;
+    std::vector<std::string> rest = args;
+    if (!rest.empty() && !rest[0].empty() && rest[0][0] != '-') {  // the model comes first
+        a.model = rest[0];
+        rest.erase(rest.begin());
+    }
+    const po::options_description desc = run_options(a);
+    if (!parse_options(rest, desc)) return 0;
+    check_args(a);
+    const auto start = std::chrono::steady_clock::now();
+    const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
+    const graph::Model model = read_tflite(a.model);
+    const std::vector<Value> inputs = model_inputs(a, model);
+    const bool on_device = a.backend != "ref";
+    const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
+
+    VerilatorOptions options;
+    options.trace_path = a.trace;
+    DeviceFactory factory;
+    if (on_device) factory = device_factory(a.backend, options);
+    const bool tty = ::isatty(STDERR_FILENO) != 0;
+    const Progress progress = [tty](const std::string& line) {
+        if (tty) std::cerr << "\r\033[K" << "run: " << line << std::flush;
+    };
+    RunOptions run_options;
+    run_options.check = a.check;
+    run_options.keep_tensors = !a.dump.empty();
+    run_options.progress = progress;
+    const NetworkRun run =
+        run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
+    if (tty) std::cerr << "\r\033[K";
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    print_table(run);
+    if (run.mismatch) {
+        const Mismatch& mm = *run.mismatch;
+        std::cerr << fmt::format(
+            "check: operator {} ({}) wrote tensor '{}' with {} elements unlike the golden "
+            "reference; first [{}]: device {}, reference {}\n",
+            mm.op, graph::op_kind_name(model.operators[static_cast<size_t>(mm.op)].kind),
+            mm.tensor, mm.differing, mm.element, mm.got, mm.want);
+        return 1;
+    }
+    if (a.check) {
+        std::cout << fmt::format("check: bit-exact: {} tensors, {} elements compared with the "
+                                 "golden reference\n", run.tensors_checked, run.elements_checked);
+    }
+    std::string npy, json;
+    std::vector<std::string> dumps;  // the views below point into these
+    std::vector<std::pair<std::string, std::string_view>> files;
+    dumps.reserve(run.tensors.size());
+    for (const auto& [t, v] : run.tensors) {
+        if (v.type != graph::DType::Int8) continue;
+        dumps.push_back(encode_npy(v.as_i8()));
+        files.emplace_back(fmt::format("{}/tensor_{}.npy", a.dump, t), dumps.back());
+    }
+    if (!a.output.empty()) {
+        npy = encode_npy(run.outputs.at(0).as_i8());
+        files.emplace_back(a.output, npy);
+    }
+    if (!a.report.empty()) {
+        json = report(a, hw, run, wall).dump(2) + "\n";
+        files.emplace_back(a.report, json);
+    }
+    if (!files.empty()) write_files_atomic(files);
+    return 0;
+}
+
+}  // namespace accel::cli

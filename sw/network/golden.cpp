@@ -1,0 +1,182 @@
+#include "network/golden.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "network/network_plan.hpp"
+#include "network/tflite_ops.hpp"
+#include "ops/add.hpp"
+#include "ops/concatenation.hpp"
+#include "ops/depthwise_conv2d.hpp"
+#include "ops/fully_connected.hpp"
+#include "ops/mean.hpp"
+#include "ops/pad.hpp"
+#include "ops/pool.hpp"
+#include "ops/quantize.hpp"
+#include "ops/reference.hpp"
+#include "ops/softmax.hpp"
+
+namespace accel::network {
+namespace {
+
+using graph::Model;
+using graph::OpKind;
+using graph::Operator;
+
+class Evaluation {
+public:
+    Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs)
+        : m_(m), op_(op), inputs_(inputs) {}
+
+    Value run() const;
+
+private:
+    const graph::TensorDesc& in(size_t i) const { return m_.tensor(op_.inputs.at(i)); }
+    const graph::TensorDesc& out() const { return m_.tensor(op_.outputs.at(0)); }
+
+    TensorI8 i8(size_t i) const {
+        if (i < inputs_.size() && inputs_[i] != nullptr) return inputs_[i]->as_i8();
+        return constant_i8(in(i));
+    }
+    std::vector<int32_t> bias(size_t i) const {
+        if (op_.inputs.size() <= i || op_.inputs[i] < 0) return {};
+        return constant_i32(in(i));
+    }
+    Value conv() const;
+    Value fully_connected() const;
+    Value depthwise() const;
+    Value pool() const;
+    Value concatenation() const;
+
+    const Model& m_;
+    const Operator& op_;
+    const std::vector<const Value*>& inputs_;
+};
+
+Value Evaluation::conv() const {
+    const ConvLayer c = conv_layer(m_, op_, false);
+    TensorI8 x = i8(0);
+    x.shape = c.input_nhwc;
+    TensorI8 y = conv2d_reference(c.layer, x, c.weights, c.bias);
+    y.shape = out().shape;
+    return Value::of(std::move(y));
+}
+
+// TFLite's reference kernel requantizes FULLY_CONNECTED in double (ops/fully_connected.hpp):
+// the device's fixed-point multiplier differs from it by 1 on a few outputs, so this
+// operator stays on the host.
+Value Evaluation::fully_connected() const {
+    const FullyConnectedParams p = prepare_fully_connected(
+        in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
+        in(1).quant.zero_point.at(0), quant_params(out()));
+    TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias(2));
+    y.shape = out().shape;
+    return Value::of(std::move(y));
+}
+
+Value Evaluation::depthwise() const {
+    DepthwiseConv2dOptions o;
+    o.padding = padding_kind(op_.padding);
+    o.stride_h = op_.stride_h;
+    o.stride_w = op_.stride_w;
+    o.dilation_h = op_.dilation_h;
+    o.dilation_w = op_.dilation_w;
+    o.activation = fused_activation(op_.activation);
+    const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
+        in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
+    return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
+}
+
+Value Evaluation::pool() const {
+    Pool2dOptions o;
+    o.padding = padding_kind(op_.padding);
+    o.filter_h = op_.filter_h;
+    o.filter_w = op_.filter_w;
+    o.stride_h = op_.stride_h;
+    o.stride_w = op_.stride_w;
+    o.activation = fused_activation(op_.activation);
+    const Pool2dParams p = prepare_pool2d(in(0).shape, o, quant_params(in(0)), quant_params(out()));
+    return Value::of(op_.kind == OpKind::MaxPool2d ? max_pool2d(p, i8(0)) : average_pool2d(p, i8(0)));
+}
+
+Value Evaluation::concatenation() const {
+    if (op_.activation != graph::Activation::None) {
+        throw Error(fmt::format("fused activation {} is not supported",
+                                graph::activation_name(op_.activation)));
+    }
+    std::vector<TensorI8> parts;
+    std::vector<QuantParams> quants;
+    for (size_t i = 0; i < op_.inputs.size(); ++i) {
+        parts.push_back(i8(i));
+        quants.push_back(quant_params(in(i)));
+    }
+    std::vector<const TensorI8*> views;
+    for (const TensorI8& t : parts) views.push_back(&t);
+    const ConcatenationParams p =
+        prepare_concatenation(in(0).shape.size(), op_.axis, quants, quant_params(out()));
+    return Value::of(accel::concatenation(p, views));
+}
+
+Value Evaluation::run() const {
+    switch (op_.kind) {
+        case OpKind::Conv2d: return conv();
+        case OpKind::FullyConnected: return fully_connected();
+        case OpKind::DepthwiseConv2d: return depthwise();
+        case OpKind::Add: {
+            const AddParams p = prepare_add(quant_params(in(0)), quant_params(in(1)),
+                                            quant_params(out()), fused_activation(op_.activation));
+            return Value::of(add(p, i8(0), i8(1)));
+        }
+        case OpKind::MaxPool2d:
+        case OpKind::AveragePool2d: return pool();
+        case OpKind::Mean: {
+            std::vector<int> axes;
+            for (int64_t a : constant_ints(in(1))) axes.push_back(static_cast<int>(a));
+            const MeanParams p = prepare_mean(in(0).shape.size(), axes, op_.keep_dims,
+                                              quant_params(in(0)), quant_params(out()));
+            TensorI8 y = mean(p, i8(0));
+            y.shape = out().shape;
+            return Value::of(std::move(y));
+        }
+        case OpKind::Pad: {
+            const std::vector<int64_t> flat = pad_amounts(m_, op_);
+            std::vector<std::array<int64_t, 2>> pairs;
+            for (size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back({flat[i], flat[i + 1]});
+            return Value::of(pad(prepare_pad(pairs, quant_params(out())), i8(0)));
+        }
+        case OpKind::Reshape: {
+            TensorI8 y = i8(0);
+            y.shape = out().shape;
+            return Value::of(std::move(y));
+        }
+        case OpKind::Softmax: {
+            const SoftmaxParams p = prepare_softmax(op_.beta, quant_params(in(0)), quant_params(out()));
+            return Value::of(softmax(p, i8(0)));
+        }
+        case OpKind::Quantize: {
+            if (in(0).type == graph::DType::Float32) {
+                return Value::of(quantize(quant_params(out()), inputs_.at(0)->as_f32()));
+            }
+            const RequantizeParams p = prepare_requantize(quant_params(in(0)), quant_params(out()));
+            return Value::of(requantize(p, i8(0)));
+        }
+        case OpKind::Dequantize: return Value::of(dequantize(quant_params(in(0)), i8(0)));
+        case OpKind::Concatenation: return concatenation();
+    }
+    throw Error("unknown operator kind");
+}
+
+}  // namespace
+
+Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+    try {
+        return Evaluation(model, op, inputs).run();
+    } catch (const Error& e) {
+        throw Error(fmt::format("operator {} ({}): {}", op.index, graph::op_kind_name(op.kind),
+                                e.what()));
+    }
+}
+
+}  // namespace accel::network

@@ -1,0 +1,18 @@
+// The golden int8 reference of one TFLite operator, with TFLite's reference-kernel
+// semantics (ops/): what every host operator computes and what every device operator
+// is checked against.
+#pragma once
+#include <vector>
+
+#include "graph/model.hpp"
+#include "network/value.hpp"
+
+namespace accel::network {
+
+// `inputs` holds the operator's input values in order; nullptr for a constant (read
+// from the model) or an omitted optional input. Throws accel::Error naming the
+// operator when its parameters are outside what TFLite's Prepare accepts.
+Value evaluate(const graph::Model& model, const graph::Operator& op,
+               const std::vector<const Value*>& inputs);
+
+}  // namespace accel::network

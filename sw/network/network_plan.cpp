@@ -1,0 +1,238 @@
+#include "network/network_plan.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "compiler/layout.hpp"
+#include "compiler/planner.hpp"
+#include "network/tflite_ops.hpp"
+
+namespace accel::network {
+namespace {
+
+using graph::Model;
+using graph::OpKind;
+using graph::Operator;
+using graph::TensorDesc;
+
+// The operators that read `tensor`.
+std::vector<int> consumers(const Model& m, int tensor) {
+    std::vector<int> out;
+    for (const Operator& op : m.operators) {
+        if (std::find(op.inputs.begin(), op.inputs.end(), tensor) != op.inputs.end()) {
+            out.push_back(op.index);
+        }
+    }
+    return out;
+}
+
+// The operator that writes `tensor`, or -1 for a model input or constant.
+int producer(const Model& m, int tensor) {
+    for (const Operator& op : m.operators) {
+        if (std::find(op.outputs.begin(), op.outputs.end(), tensor) != op.outputs.end()) {
+            return op.index;
+        }
+    }
+    return -1;
+}
+
+bool is_model_output(const Model& m, int tensor) {
+    return std::find(m.outputs.begin(), m.outputs.end(), tensor) != m.outputs.end();
+}
+
+// A PAD that only pads H and W, whose output only `conv_op` reads: the conv's load
+// unit inserts the same rows and columns of the zero point itself.
+struct FoldedPad {
+    int input = -1;
+    int64_t top = 0, bottom = 0, left = 0, right = 0;
+};
+std::optional<FoldedPad> foldable_pad(const Model& m, int tensor, int conv_op) {
+    const int p = producer(m, tensor);
+    if (p < 0 || m.operators[static_cast<size_t>(p)].kind != OpKind::Pad) return std::nullopt;
+    if (consumers(m, tensor) != std::vector<int>{conv_op} || is_model_output(m, tensor)) {
+        return std::nullopt;
+    }
+    const Operator& pad = m.operators[static_cast<size_t>(p)];
+    const std::vector<int64_t> pads = pad_amounts(m, pad);  // [dims][2]
+    if (pads.size() != 8 || pads[0] || pads[1] || pads[6] || pads[7]) return std::nullopt;
+    constexpr int64_t kMaxFold = 255;  // what one LOAD pads (compiler: kMaxLoadPad)
+    for (size_t i = 2; i < 6; ++i) {
+        if (pads[i] > kMaxFold) return std::nullopt;
+    }
+    return FoldedPad{pad.inputs[0], pads[2], pads[3], pads[4], pads[5]};
+}
+
+// Greedy first fit, largest first: a tensor takes the lowest offset that no tensor
+// alive at the same time holds.
+struct Live {
+    int tensor;
+    int first, last;  // steps
+    int64_t bytes;
+};
+int64_t allocate(std::vector<Live> live, std::map<int, ArenaSlot>& arena) {
+    std::sort(live.begin(), live.end(), [](const Live& a, const Live& b) {
+        return a.bytes != b.bytes ? a.bytes > b.bytes : a.tensor < b.tensor;
+    });
+    std::vector<std::pair<Live, int64_t>> placed;
+    int64_t peak = 0;
+    for (const Live& t : live) {
+        std::vector<std::pair<int64_t, int64_t>> taken;  // [offset, end) of overlapping
+        for (const auto& [o, at] : placed) {
+            if (o.first <= t.last && t.first <= o.last) taken.emplace_back(at, at + o.bytes);
+        }
+        std::sort(taken.begin(), taken.end());
+        int64_t at = 0;
+        for (const auto& [b, e] : taken) {
+            if (at + t.bytes <= b) break;
+            at = std::max(at, e);
+        }
+        placed.emplace_back(t, at);
+        arena[t.tensor] = {at, t.bytes};
+        peak = std::max(peak, at + t.bytes);
+    }
+    return peak;
+}
+
+}  // namespace
+
+ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
+    ConvLayer c;
+    c.input = op.inputs[0];
+    int64_t extra_top = 0, extra_bottom = 0, extra_left = 0, extra_right = 0;
+    if (fold) {
+        if (const auto fold = foldable_pad(m, op.inputs[0], op.index)) {
+            c.input = fold->input;
+            extra_top = fold->top;
+            extra_bottom = fold->bottom;
+            extra_left = fold->left;
+            extra_right = fold->right;
+        }
+    }
+    const TensorDesc& x = m.tensor(op.inputs[0]);  // the padded tensor, when folded
+    const TensorDesc& y = m.tensor(op.outputs[0]);
+    Conv2dLayer& l = c.layer;
+    c.input_nhwc = m.tensor(c.input).shape;
+    c.weights = conv_weights_hwio(m, op);
+    const ConvGeometry g = conv_geometry(m, op);
+    l.shape = {x.shape[0], c.input_nhwc[1], c.input_nhwc[2], x.shape[3], c.weights.shape[3],
+               c.weights.shape[0], c.weights.shape[1]};
+    l.params.stride_h = op.stride_h;
+    l.params.stride_w = op.stride_w;
+    l.params.dilation_h = op.dilation_h;
+    l.params.dilation_w = op.dilation_w;
+    l.params.pad_top = static_cast<int>(g.pad_top + extra_top);
+    l.params.pad_bottom = static_cast<int>(g.pad_bottom + extra_bottom);
+    l.params.pad_left = static_cast<int>(g.pad_left + extra_left);
+    l.params.pad_right = static_cast<int>(g.pad_right + extra_right);
+    const Requant q = conv_requant(m, op);
+    l.params.input_zero_point = static_cast<int>(x.quant.zero_point.at(0));
+    l.params.output_zero_point = static_cast<int>(y.quant.zero_point.at(0));
+    l.params.multiplier = q.multiplier;
+    l.params.shift = q.shift;
+    l.params.act_min = q.act_min;
+    l.params.act_max = q.act_max;
+    c.bias = conv_bias(m, op, l.shape.k);
+    validate(l);
+    return c;
+}
+
+const char* placement_name(Placement p) {
+    switch (p) {
+        case Placement::Device: return "device";
+        case Placement::Host: return "host";
+        case Placement::Folded: return "folded";
+    }
+    return "?";
+}
+
+std::vector<int64_t> nhwc_of(const std::vector<int64_t>& s) {
+    if (s.size() == 4) return s;
+    if (s.size() == 2) return {s[0], 1, 1, s[1]};
+    throw Error(fmt::format("a device activation must be 4-D or 2-D, got {} dimensions",
+                            s.size()));
+}
+
+NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
+    NetworkPlan plan;
+    plan.storage.resize(m.tensors.size());
+    for (size_t t = 0; t < m.tensors.size(); ++t) plan.storage[t] = static_cast<int>(t);
+    if (on_device && hw.block_in != hw.block_out) {
+        throw Error(fmt::format("hw config '{}': whole networks need block_in == block_out "
+                                "(got {} and {}): a layer's output is the next one's input",
+                                hw.config.name, hw.block_in, hw.block_out));
+    }
+    std::vector<bool> folded_pad(m.operators.size(), false);
+    for (const Operator& op : m.operators) {
+        Step step;
+        step.op = op.index;
+        if (op.kind == OpKind::Conv2d) {
+            try {
+                step.conv = conv_layer(m, op, on_device);
+            } catch (const Error& e) {
+                throw Error(fmt::format("operator {} ({}): {}", op.index,
+                                        graph::op_kind_name(op.kind), e.what()));
+            }
+            if (step.conv->input != op.inputs[0]) {
+                const int p = producer(m, op.inputs[0]);
+                if (p >= 0 && m.operators[static_cast<size_t>(p)].kind != OpKind::Reshape) {
+                    folded_pad[static_cast<size_t>(p)] = true;
+                }
+            }
+            if (on_device) {
+                step.placement = Placement::Device;
+                // Host-side rewrites of the input (lowering.hpp) only where the host
+                // writes the input anyway: a model input read by this layer alone.
+                const bool host_input = producer(m, step.conv->input) < 0 &&
+                                        consumers(m, step.conv->input).size() == 1;
+                try {
+                    step.conv->plan = plan_conv2d(step.conv->layer, hw, host_input);
+                } catch (const Error& e) {
+                    throw Error(fmt::format("operator {} ({}): {}", op.index,
+                                            graph::op_kind_name(op.kind), e.what()));
+                }
+            }
+        } else if (op.kind == OpKind::Reshape) {
+            step.placement = Placement::Folded;
+            plan.storage[static_cast<size_t>(op.outputs[0])] = plan.storage[static_cast<size_t>(op.inputs[0])];
+        }
+        plan.steps.push_back(std::move(step));
+    }
+    for (size_t i = 0; i < plan.steps.size(); ++i) {
+        if (folded_pad[i]) plan.steps[i].placement = Placement::Folded;
+    }
+    if (!on_device) return plan;
+
+    // The activations a device step reads or writes live in the arena from the step
+    // that writes them (or the start) to the last step that reads them (or the end).
+    std::map<int, Live> live;
+    const int end = static_cast<int>(plan.steps.size());
+    auto touch = [&](int tensor, int step) {
+        auto [it, fresh] = live.try_emplace(tensor, Live{tensor, step, step, 0});
+        if (!fresh) {
+            it->second.first = std::min(it->second.first, step);
+            it->second.last = std::max(it->second.last, step);
+        }
+    };
+    for (const Step& s : plan.steps) {
+        if (s.placement != Placement::Device) continue;
+        const Operator& op = m.operators[static_cast<size_t>(s.op)];
+        touch(s.conv->input, s.op);
+        touch(op.outputs[0], s.op);
+    }
+    for (auto& [t, l] : live) {
+        const int p = producer(m, t);
+        l.first = std::min(l.first, p < 0 ? -1 : p);
+        for (int c : consumers(m, t)) l.last = std::max(l.last, c);
+        if (is_model_output(m, t)) l.last = end;
+        l.bytes = (activation_bytes(nhwc_of(m.tensor(t).shape), hw) + 63) / 64 * 64;
+    }
+    std::vector<Live> all;
+    for (const auto& [t, l] : live) all.push_back(l);
+    plan.arena_bytes = allocate(all, plan.arena);
+    return plan;
+}
+
+}  // namespace accel::network

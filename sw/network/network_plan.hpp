@@ -1,0 +1,71 @@
+// The graph compiler (docs/networks.md): decides where each operator of a model runs,
+// folds PAD into the convolution after it and RESHAPE into nothing, turns every device
+// operator into a conv2d layer with its tiling plan, and places the activations the
+// device reads or writes in one DRAM arena, by liveness.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/tensor.hpp"
+#include "compiler/plan.hpp"
+#include "graph/model.hpp"
+#include "hw/hw_params.hpp"
+#include "ops/conv2d.hpp"
+
+namespace accel::network {
+
+enum class Placement {
+    Device,  // an instruction program on the accelerator
+    Host,    // a golden int8 kernel on the host (ops/)
+    Folded,  // costs nothing: PAD folded into the next convolution, RESHAPE an alias
+};
+const char* placement_name(Placement);
+
+// A CONV_2D as a conv2d layer. The device runs it; the host's golden reference checks it
+// with the same layer.
+struct ConvLayer {
+    Conv2dLayer layer;
+    TensorI8 weights;           // [R,S,C,K]
+    std::vector<int32_t> bias;  // K values (zeros when the model has none)
+    int input = -1;             // the tensor read, after folding PAD
+    std::vector<int64_t> input_nhwc;
+    Conv2dPlan plan;            // when placed on the device
+};
+
+struct Step {
+    int op = 0;  // index into Model::operators
+    Placement placement = Placement::Host;
+    std::optional<ConvLayer> conv;  // CONV_2D
+};
+
+struct ArenaSlot {
+    int64_t offset = 0;
+    int64_t bytes = 0;
+};
+
+struct NetworkPlan {
+    std::vector<Step> steps;  // one per operator, in model order
+    // For each tensor, the tensor whose bytes it is (itself unless RESHAPE or a
+    // folded PAD makes it another's).
+    std::vector<int> storage;
+    // The device-resident activations ([NB][CB][H][W] blocked, compiler/layout.hpp),
+    // by storage tensor, and the arena's peak size.
+    std::map<int, ArenaSlot> arena;
+    int64_t arena_bytes = 0;
+};
+
+// The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it
+// (the device's view); without, its own input (the golden reference's view). Throws accel::Error for parameters the kit cannot take.
+ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
+
+// `on_device` false plans every operator for the host (the ref backend). Throws
+// accel::Error naming the operator when a device operator cannot be planned.
+NetworkPlan plan_network(const graph::Model& model, const HwParams& hw, bool on_device);
+
+// The NHWC view of a 4-D or 2-D ([N,C] as [N,1,1,C]) activation shape.
+std::vector<int64_t> nhwc_of(const std::vector<int64_t>& shape);
+
+}  // namespace accel::network

@@ -1,0 +1,119 @@
+#include "network/tflite_ops.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "ops/conv_quant.hpp"
+
+namespace accel::network {
+namespace {
+
+using graph::DType;
+using graph::Model;
+using graph::OpKind;
+using graph::Operator;
+using graph::TensorDesc;
+
+template <typename T>
+std::vector<T> constant_values(const TensorDesc& t, DType type) {
+    if (t.type != type || !t.is_constant()) {
+        throw Error(fmt::format("tensor '{}': expected a {} constant", t.name,
+                                graph::dtype_name(type)));
+    }
+    if (t.data.size() != static_cast<size_t>(t.element_count()) * sizeof(T)) {
+        throw Error(fmt::format("tensor '{}': {} bytes of data for {} elements", t.name,
+                                t.data.size(), t.element_count()));
+    }
+    std::vector<T> v(t.data.size() / sizeof(T));
+    std::memcpy(v.data(), t.data.data(), t.data.size());  // little-endian host
+    return v;
+}
+
+}  // namespace
+
+FusedActivation fused_activation(graph::Activation a) {
+    switch (a) {
+        case graph::Activation::None: return FusedActivation::None;
+        case graph::Activation::Relu: return FusedActivation::Relu;
+        case graph::Activation::Relu6: return FusedActivation::Relu6;
+        case graph::Activation::ReluN1To1: return FusedActivation::ReluN1To1;
+    }
+    return FusedActivation::None;
+}
+
+Padding padding_kind(graph::Padding p) {
+    return p == graph::Padding::Same ? Padding::Same : Padding::Valid;
+}
+
+QuantParams quant_params(const TensorDesc& t) {
+    if (t.quant.empty()) throw Error(fmt::format("tensor '{}' has no quantization", t.name));
+    return {t.quant.scale.at(0), t.quant.zero_point.at(0)};
+}
+
+TensorI8 constant_i8(const TensorDesc& t) {
+    TensorI8 out;
+    out.shape = t.shape;
+    out.data = constant_values<int8_t>(t, DType::Int8);
+    return out;
+}
+
+std::vector<int32_t> constant_i32(const TensorDesc& t) {
+    return constant_values<int32_t>(t, DType::Int32);
+}
+
+std::vector<int64_t> constant_ints(const TensorDesc& t) {
+    if (t.type == DType::Int64) return constant_values<int64_t>(t, DType::Int64);
+    const std::vector<int32_t> v = constant_values<int32_t>(t, DType::Int32);
+    return {v.begin(), v.end()};
+}
+
+std::vector<int64_t> pad_amounts(const Model& m, const Operator& pad) {
+    return constant_ints(m.tensor(pad.inputs.at(1)));
+}
+
+ConvGeometry conv_geometry(const Model& m, const Operator& conv) {
+    const TensorDesc& x = m.tensor(conv.inputs[0]);
+    const TensorDesc& w = m.tensor(conv.inputs[1]);  // [K,R,S,C]
+    const WindowPadding p = compute_padding(padding_kind(conv.padding), x.shape[1],
+        x.shape[2], w.shape[1], w.shape[2], conv.stride_h, conv.stride_w, conv.dilation_h,
+        conv.dilation_w);
+    return {p.pad_top, p.pad_bottom, p.pad_left, p.pad_right};
+}
+
+TensorI8 conv_weights_hwio(const Model& m, const Operator& conv) {
+    const TensorI8 w = constant_i8(m.tensor(conv.inputs[1]));  // [K,R,S,C]
+    const int64_t k_n = w.shape[0], rsc = w.shape[1] * w.shape[2] * w.shape[3];
+    TensorI8 out({w.shape[1], w.shape[2], w.shape[3], k_n});
+    for (int64_t k = 0; k < k_n; ++k)
+        for (int64_t i = 0; i < rsc; ++i) {
+            out.data[static_cast<size_t>(i * k_n + k)] = w.data[static_cast<size_t>(k * rsc + i)];
+        }
+    return out;
+}
+
+Requant conv_requant(const Model& m, const Operator& op) {
+    const TensorDesc& x = m.tensor(op.inputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);  // [K,R,S,C]
+    const TensorDesc& y = m.tensor(op.outputs[0]);
+    const ChannelRequantization q = prepare_conv_requantization(
+        x.quant.scale.at(0), w.quant.scale, y.quant.scale.at(0), w.shape[0]);
+    const ActivationRange r =
+        activation_range(fused_activation(op.activation), y.quant.scale.at(0),
+                         static_cast<int32_t>(y.quant.zero_point.at(0)));
+    return {q.multiplier, q.shift, r.min, r.max};
+}
+
+std::vector<int32_t> conv_bias(const Model& m, const Operator& op, int64_t k) {
+    if (op.inputs.size() < 3 || op.inputs[2] < 0) {
+        return std::vector<int32_t>(static_cast<size_t>(k), 0);
+    }
+    std::vector<int32_t> b = constant_i32(m.tensor(op.inputs[2]));
+    if (static_cast<int64_t>(b.size()) != k) {
+        throw Error(fmt::format("bias has {} values for {} output channels", b.size(), k));
+    }
+    return b;
+}
+
+}  // namespace accel::network

@@ -1,0 +1,48 @@
+// How TFLite's CONV_2D reads as the kit's conv2d layer: weights from TFLite's [K,R,S,C]
+// into [R,S,C,K], SAME/VALID into explicit padding, float scales into per-channel multipliers and shifts, fused
+// activations into a clamp — each as TFLite's Prepare computes it (ops/).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/tensor.hpp"
+#include "graph/model.hpp"
+#include "ops/activation.hpp"
+#include "ops/padding.hpp"
+#include "ops/quant_params.hpp"
+
+namespace accel::network {
+
+// A constant tensor's values; accel::Error when it is not a constant of that type.
+TensorI8 constant_i8(const graph::TensorDesc& t);
+std::vector<int32_t> constant_i32(const graph::TensorDesc& t);
+std::vector<int64_t> constant_ints(const graph::TensorDesc& t);  // int32 or int64
+
+// The model's enums and quantization as ops/ takes them.
+FusedActivation fused_activation(graph::Activation a);
+Padding padding_kind(graph::Padding p);
+QuantParams quant_params(const graph::TensorDesc& t);  // per-tensor: the first entry
+
+// PAD's paddings, [before, after] per dimension, flattened.
+std::vector<int64_t> pad_amounts(const graph::Model& m, const graph::Operator& pad);
+
+struct ConvGeometry {
+    int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+};
+// The explicit padding of a CONV_2D's SAME or VALID.
+ConvGeometry conv_geometry(const graph::Model& m, const graph::Operator& conv);
+
+TensorI8 conv_weights_hwio(const graph::Model& m, const graph::Operator& conv);
+
+struct Requant {
+    std::vector<int32_t> multiplier, shift;  // per output channel
+    int act_min = -128, act_max = 127;
+};
+// Per output channel: input scale * filter scale / output scale as TFLite's
+// QuantizeMultiplier; the fused activation as TFLite's quantized activation range.
+Requant conv_requant(const graph::Model& m, const graph::Operator& op);
+
+// The int32 bias of K output channels; zeros when the operator has none.
+std::vector<int32_t> conv_bias(const graph::Model& m, const graph::Operator& op, int64_t k);
+
+}  // namespace accel::network

@@ -1,0 +1,36 @@
+// TFLite's int8 CONCATENATION: inputs whose scale and zero point equal the output's are
+// copied; others are rescaled as reference_ops::ConcatenationWithScaling does (TFLite
+// has that only for uint8: its int8 Prepare rejects differing scales, so the rescaling
+// here extends TFLite with the same float arithmetic, clamped to int8).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/tensor.hpp"
+#include "ops/quant_params.hpp"
+
+namespace accel {
+
+struct ConcatenationInput {
+    bool copy = true;    // same scale and zero point as the output
+    float scale = 1.0f;  // input_scale * (1 / output_scale), in float
+    float bias = 0.0f;   // -input_zero_point * scale, in float
+};
+
+struct ConcatenationParams {
+    int axis = 0;  // resolved: in [0, rank)
+    std::vector<ConcatenationInput> inputs;
+    int32_t output_zero_point = 0;
+};
+
+// axis may be negative (counted from the end).
+ConcatenationParams prepare_concatenation(size_t rank, int axis,
+                                          const std::vector<QuantParams>& inputs,
+                                          const QuantParams& output);
+
+// Every input has the output's rank and the same dimensions except along the axis.
+// A rescaled value is clamp(round(q * scale + bias) + output_zero_point, -128, 127).
+TensorI8 concatenation(const ConcatenationParams& params,
+                       const std::vector<const TensorI8*>& inputs);
+
+}  // namespace accel

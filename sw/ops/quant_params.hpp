@@ -1,0 +1,25 @@
+// A tensor's quantization as a .tflite model stores it: real = scale * (q - zero_point),
+// one float scale (or one per channel, for filters) and int64 zero points.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "ops/quant.hpp"
+
+namespace accel {
+
+struct QuantParams {
+    float scale = 1.0f;
+    int64_t zero_point = 0;
+};
+
+// The zero point of an int8 tensor, checked to lie in [-128, 127]; `what` names the
+// tensor in the error ("input", "output", ...). Also rejects scales that are not
+// positive and finite, which no Prepare can turn into a multiplier.
+int32_t int8_zero_point(const QuantParams& q, std::string_view what);
+
+// The fixed-point multiplier of from.scale / to.scale (each float widened to double,
+// as TFLite's Prepare divides them): how a value changes quantization.
+QuantizedMultiplier rescale_multiplier(const QuantParams& from, const QuantParams& to);
+
+}  // namespace accel

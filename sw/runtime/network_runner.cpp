@@ -1,0 +1,297 @@
+#include "runtime/network_runner.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "compiler/layout.hpp"
+#include "compiler/metrics.hpp"
+#include "compiler/scheduler.hpp"
+#include "hw/isa.hpp"
+#include "network/golden.hpp"
+
+namespace accel {
+namespace {
+
+using graph::Model;
+using graph::Operator;
+using network::NetworkPlan;
+using network::Placement;
+using network::Step;
+using network::Value;
+
+uint32_t align64(uint64_t v) { return static_cast<uint32_t>((v + 63) / 64 * 64); }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A device step in the network's DRAM: its program and constants at `base`, its input
+// and output in the arena (or a lowered input in its own staging region).
+struct PlacedLayer {
+    Conv2dProgram program;
+    uint32_t base = 0;           // program, then weights, parameters, zx row
+    uint32_t constant_bytes = 0;
+    uint32_t input = 0, output = 0;
+    bool staged = false;         // the input is the host's lowering of it (lowering.hpp)
+};
+
+// The scheduler lays one layer out alone (scheduler.hpp: program, input, weights,
+// parameters, zx row, output). Move each DRAM address of its LOADs and DRAINs to where
+// the network put that region.
+void relocate(PlacedLayer& p) {
+    const DramLayout& d = p.program.layout;
+    const uint32_t program_bytes = align64(d.program.bytes);
+    auto moved = [&](uint32_t addr) -> uint32_t {
+        if (addr >= d.input.base && addr < d.input.base + d.input.bytes) {
+            return p.input + (addr - d.input.base);
+        }
+        if (addr >= d.output.base && addr < d.output.base + d.output.bytes) {
+            return p.output + (addr - d.output.base);
+        }
+        return p.base + program_bytes + (addr - d.weights.base);
+    };
+    for (isa::Insn& insn : p.program.insns) {
+        if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base = moved(ld->dram_base);
+        if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base = moved(dr->dram_base);
+    }
+}
+
+class Runner {
+public:
+    Runner(const Model& m, const NetworkPlan& plan, const HwParams& hw, bool check,
+           const RunOptions& options)
+        : m_(m), plan_(plan), hw_(hw), check_(check), options_(options) {}
+
+    NetworkRun run(const DeviceFactory* make_device, const std::vector<Value>& inputs);
+
+private:
+    void place(const DeviceFactory& make_device);
+    const Value& host_value(int tensor);
+    void run_device_step(const Step& s, OperatorRun& rec);
+    void run_host_step(const Step& s, OperatorRun& rec);
+    void check_step(const Step& s);
+
+    const Model& m_;
+    const NetworkPlan& plan_;
+    const HwParams& hw_;
+    const bool check_;
+    const RunOptions& options_;
+    std::unique_ptr<Device> device_;
+    std::map<int, PlacedLayer> layers_;  // by step
+    uint32_t arena_base_ = 0;
+    std::map<int, Value> host_;          // tensors the host holds
+    std::set<int> on_device_;            // tensors whose arena copy is current
+    std::map<int, Value> golden_;        // the reference run, with check_
+    NetworkRun out_;
+};
+
+void Runner::place(const DeviceFactory& make_device) {
+    uint64_t at = 0;
+    std::vector<std::pair<int, std::vector<uint8_t>>> constants;
+    for (const Step& s : plan_.steps) {
+        if (s.placement != Placement::Device) continue;
+        PlacedLayer p;
+        p.program = schedule_conv2d(s.conv->layer, hw_, s.conv->plan);
+        const DramLayout& d = p.program.layout;
+        if (d.padded_h != p.program.layer.shape.h || d.padded_w != p.program.layer.shape.w) {
+            throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
+                                    s.op));
+        }
+        p.base = static_cast<uint32_t>(at);
+        p.constant_bytes = align64(d.program.bytes) + (d.output.base - d.weights.base);
+        p.staged = s.conv->plan.lowering.kind != LoweringKind::None;
+        std::vector<uint8_t> image(d.dram_bytes, 0);
+        pack_constants(s.conv->layer, hw_, p.program, s.conv->weights, s.conv->bias, image);
+        std::vector<uint8_t> block(p.constant_bytes, 0);
+        std::memcpy(block.data() + align64(d.program.bytes), image.data() + d.weights.base,
+                    d.output.base - d.weights.base);
+        constants.emplace_back(s.op, std::move(block));
+        at += p.constant_bytes;
+        if (p.staged) {
+            p.input = static_cast<uint32_t>(at);
+            at += align64(d.input.bytes);
+        }
+        layers_[s.op] = std::move(p);
+    }
+    arena_base_ = align64(at);
+    const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
+    if (total > std::numeric_limits<uint32_t>::max()) {
+        throw Error(fmt::format("the network needs {} bytes of device DRAM; the device "
+                                "addresses 4 GiB", total));
+    }
+    out_.constant_bytes = arena_base_;
+    device_ = make_device(hw_, std::max<uint64_t>(total, 64));
+    for (auto& [op, p] : layers_) {
+        const Step& s = plan_.steps[static_cast<size_t>(op)];
+        const Operator& o = m_.operators[static_cast<size_t>(op)];
+        if (!p.staged) p.input = arena_base_ + static_cast<uint32_t>(plan_.arena.at(s.conv->input).offset);
+        p.output = arena_base_ + static_cast<uint32_t>(plan_.arena.at(o.outputs[0]).offset);
+        relocate(p);
+    }
+    for (auto& [op, block] : constants) {
+        const PlacedLayer& p = layers_.at(op);
+        for (size_t i = 0; i < p.program.insns.size(); ++i) {
+            const isa::InsnWord word = isa::encode(p.program.insns[i]);
+            std::memcpy(block.data() + i * isa::kInsnBytes, word.data(), word.size());
+        }
+        device_->write_dram(p.base, block);
+    }
+}
+
+// The host's copy of a tensor: read back from the arena, or a RESHAPE of another.
+const Value& Runner::host_value(int tensor) {
+    if (auto it = host_.find(tensor); it != host_.end()) return it->second;
+    const int storage = plan_.storage[static_cast<size_t>(tensor)];
+    const graph::TensorDesc& desc = m_.tensor(tensor);
+    Value v;
+    if (storage != tensor) {
+        v = host_value(storage);
+        v.shape = desc.shape;
+    } else if (on_device_.count(tensor) != 0) {
+        const std::vector<int64_t> nhwc = network::nhwc_of(desc.shape);
+        const network::ArenaSlot& slot = plan_.arena.at(tensor);
+        std::vector<uint8_t> bytes(static_cast<size_t>(activation_bytes(nhwc, hw_)));
+        device_->read_dram(arena_base_ + static_cast<uint64_t>(slot.offset), bytes);
+        v = Value::of(unpack_activation(bytes, nhwc, hw_));
+        v.shape = desc.shape;
+    } else {
+        throw Error(fmt::format("tensor {} ('{}') is read before it is written", tensor,
+                                desc.name));
+    }
+    return host_.emplace(tensor, std::move(v)).first->second;
+}
+
+void Runner::run_device_step(const Step& s, OperatorRun& rec) {
+    PlacedLayer& p = layers_.at(s.op);
+    const network::ConvLayer& c = *s.conv;
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    if (p.staged) {  // the host lowers the model's input (lowering.hpp)
+        TensorI8 x = host_value(c.input).as_i8();
+        x.shape = c.input_nhwc;
+        const std::vector<uint8_t> image =
+            build_dram_image(c.layer, hw_, p.program, x, c.weights, c.bias);
+        const DramLayout& d = p.program.layout;
+        device_->write_dram(p.input, std::span(image).subspan(d.input.base, d.input.bytes));
+    } else if (on_device_.count(c.input) == 0) {  // written by the host
+        TensorI8 x = host_value(c.input).as_i8();
+        x.shape = c.input_nhwc;
+        device_->write_dram(p.input, pack_activation(x, hw_));
+        on_device_.insert(c.input);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const DeviceCounters k =
+        device_->run(p.base, static_cast<uint32_t>(p.program.insns.size()));
+    out_.device_seconds += seconds_since(start);
+    if (k.errors != 0) {
+        throw DeviceError(fmt::format("{} reported {} running operator {} ({})",
+                                      device_->name(), isa::error_names(k.errors), s.op,
+                                      graph::op_kind_name(op.kind)));
+    }
+    on_device_.insert(op.outputs[0]);
+    host_.erase(op.outputs[0]);
+    rec.cycles = static_cast<int64_t>(k.cycles);
+    rec.predicted_cycles = c.plan.predicted_cycles;
+    rec.roofline_cycles = roofline_cycles(c.layer, hw_.config);
+    rec.dram_read_bytes = static_cast<int64_t>(k.load_bytes + k.fetch_bytes);
+    rec.dram_write_bytes = static_cast<int64_t>(k.drain_bytes);
+}
+
+void Runner::run_host_step(const Step& s, OperatorRun& rec) {
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    std::vector<const Value*> inputs;
+    for (int t : op.inputs) inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &host_value(t));
+    const auto start = std::chrono::steady_clock::now();
+    Value y = network::evaluate(m_, op, inputs);
+    rec.host_seconds = seconds_since(start);
+    on_device_.erase(op.outputs[0]);
+    host_[op.outputs[0]] = std::move(y);
+}
+
+void Runner::check_step(const Step& s) {
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    std::vector<const Value*> inputs;
+    for (int t : op.inputs) {
+        inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
+    }
+    golden_[op.outputs[0]] = network::evaluate(m_, op, inputs);
+    if (s.placement != Placement::Device || out_.mismatch) return;
+    const Value& got = host_value(op.outputs[0]);
+    const Value& want = golden_.at(op.outputs[0]);
+    ++out_.tensors_checked;
+    out_.elements_checked += static_cast<int64_t>(want.i8.size());
+    for (size_t i = 0; i < want.i8.size(); ++i) {
+        if (got.i8[i] == want.i8[i]) continue;
+        if (!out_.mismatch) {
+            out_.mismatch = Mismatch{s.op, m_.tensor(op.outputs[0]).name, static_cast<int64_t>(i),
+                                     got.i8[i], want.i8[i], 0};
+        }
+        ++out_.mismatch->differing;
+    }
+}
+
+NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value>& inputs) {
+    if (inputs.size() != m_.inputs.size()) {
+        throw Error(fmt::format("the model takes {} inputs, got {}", m_.inputs.size(),
+                                inputs.size()));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        host_[m_.inputs[i]] = inputs[i];
+        if (check_) golden_[m_.inputs[i]] = inputs[i];
+    }
+    if (make_device) place(*make_device);
+    out_.arena_bytes = plan_.arena_bytes;
+    for (const Step& s : plan_.steps) {
+        const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+        OperatorRun rec;
+        rec.index = s.op;
+        rec.type = graph::op_kind_name(op.kind);
+        rec.placement = s.placement;
+        for (int t : op.inputs) {
+            if (t >= 0 && !m_.tensor(t).is_constant()) rec.input_shapes.push_back(m_.tensor(t).shape);
+        }
+        rec.output_shape = m_.tensor(op.outputs[0]).shape;
+        if (s.conv) rec.macs = s.conv->layer.macs();
+        if (options_.progress) {
+            options_.progress(fmt::format("operator {}/{} {} ({})", s.op + 1, plan_.steps.size(),
+                                  rec.type, network::placement_name(s.placement)));
+        }
+        if (s.placement == Placement::Device) {
+            run_device_step(s, rec);
+        } else if (s.placement == Placement::Host || !make_device) {
+            run_host_step(s, rec);
+        }
+        out_.operators.push_back(rec);
+        if (check_) {
+            check_step(s);
+            if (out_.mismatch) break;
+        }
+    }
+    if (!out_.mismatch) {
+        for (int t : m_.outputs) out_.outputs.push_back(host_value(t));
+    }
+    if (options_.keep_tensors) {
+        for (const OperatorRun& r : out_.operators) {
+            const int t = m_.operators[static_cast<size_t>(r.index)].outputs[0];
+            const bool exists = r.placement != Placement::Folded || !make_device ||
+                                plan_.storage[static_cast<size_t>(t)] != t;  // a RESHAPE
+            if (exists) out_.tensors[t] = host_value(t);
+        }
+    }
+    return out_;
+}
+
+}  // namespace
+
+NetworkRun run_network(const Model& model, const NetworkPlan& plan, const HwParams& hw,
+                       const DeviceFactory* make_device, const std::vector<Value>& inputs,
+                       const RunOptions& options) {
+    return Runner(model, plan, hw, options.check && make_device != nullptr, options)
+        .run(make_device, inputs);
+}
+
+}  // namespace accel

@@ -1,0 +1,74 @@
+// Runs a planned network (network/network_plan.hpp) end to end: the device operators
+// as instruction programs on one device whose DRAM holds every layer's constants and
+// the activation arena, the host operators as golden int8 kernels. Activations stay in
+// the arena from one device operator to the next; the host reads one back only when a
+// host operator needs it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/model.hpp"
+#include "network/network_plan.hpp"
+#include "network/value.hpp"
+#include "runtime/runtime.hpp"
+
+namespace accel {
+
+// Called with a short line before each operator runs.
+using Progress = std::function<void(const std::string&)>;
+
+struct OperatorRun {
+    int index = 0;
+    std::string type;  // TFLite's name
+    network::Placement placement = network::Placement::Host;
+    std::vector<std::vector<int64_t>> input_shapes;
+    std::vector<int64_t> output_shape;
+    int64_t macs = 0;
+    // Device operators only.
+    int64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
+    int64_t dram_read_bytes = 0, dram_write_bytes = 0;
+    double host_seconds = 0;  // host operators: the kernel's wall time
+};
+
+// The first tensor that differs from the golden reference.
+struct Mismatch {
+    int op = 0;
+    std::string tensor;
+    int64_t element = 0;  // flat index
+    int got = 0, want = 0;
+    int64_t differing = 0;  // elements of that tensor that differ
+};
+
+struct NetworkRun {
+    std::vector<network::Value> outputs;  // the model's outputs, in order
+    std::vector<OperatorRun> operators;
+    int64_t arena_bytes = 0;     // peak activation arena
+    int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
+    int64_t tensors_checked = 0, elements_checked = 0;
+    std::optional<Mismatch> mismatch;  // --check stops at the first
+    double device_seconds = 0;
+    // With `keep_tensors`: every tensor an operator wrote, by tensor index (not those
+    // of folded operators, which never exist).
+    std::map<int, network::Value> tensors;
+};
+
+struct RunOptions {
+    bool check = false;
+    bool keep_tensors = false;
+    Progress progress;
+};
+
+// `make_device` null runs every operator on the host (the ref backend). With `check`,
+// every tensor a device operator writes is compared with the golden reference run
+// alongside; the run stops at the first mismatch. Throws accel::Error for inputs that
+// do not fit the model, accel::DeviceError when the device fails.
+NetworkRun run_network(const graph::Model& model, const network::NetworkPlan& plan,
+                       const HwParams& hw, const DeviceFactory* make_device,
+                       const std::vector<network::Value>& inputs,
+                       const RunOptions& options = {});
+
+}  // namespace accel

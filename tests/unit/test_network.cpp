@@ -1,0 +1,209 @@
+// The graph compiler and the network runner on small models built in the IR directly:
+// what runs where, what is folded, that the arena never gives two live tensors the same
+// bytes, and that fsim and the golden reference agree on every tensor.
+#include <cstring>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "base/error.hpp"
+#include "devices/fsim.hpp"
+#include "graph/model.hpp"
+#include "hw/hw_config.hpp"
+#include "network/network_plan.hpp"
+#include "runtime/network_runner.hpp"
+
+namespace accel {
+namespace {
+
+using graph::DType;
+using graph::Model;
+using graph::OpKind;
+using graph::Operator;
+using graph::TensorDesc;
+using network::Placement;
+
+class ModelBuilder {
+public:
+    int activation(std::vector<int64_t> shape, float scale, int64_t zp) {
+        TensorDesc t;
+        t.name = "t" + std::to_string(m_.tensors.size());
+        t.type = DType::Int8;
+        t.shape = std::move(shape);
+        t.quant.scale = {scale};
+        t.quant.zero_point = {zp};
+        return add(std::move(t));
+    }
+    int weights(std::vector<int64_t> shape, int64_t channels) {
+        TensorDesc t;
+        t.name = "w" + std::to_string(m_.tensors.size());
+        t.type = DType::Int8;
+        t.shape = std::move(shape);
+        t.quant.scale.assign(static_cast<size_t>(channels), 0.02f);
+        t.quant.zero_point.assign(static_cast<size_t>(channels), 0);
+        t.data.resize(static_cast<size_t>(t.element_count()));
+        for (uint8_t& b : t.data) b = static_cast<uint8_t>(rng_() % 255);
+        return add(std::move(t));
+    }
+    int bias(int64_t k) {
+        TensorDesc t;
+        t.name = "b" + std::to_string(m_.tensors.size());
+        t.type = DType::Int32;
+        t.shape = {k};
+        std::vector<int32_t> v(static_cast<size_t>(k));
+        for (int32_t& x : v) x = static_cast<int32_t>(rng_() % 2001) - 1000;
+        t.data.resize(v.size() * 4);
+        std::memcpy(t.data.data(), v.data(), t.data.size());
+        return add(std::move(t));
+    }
+    int ints(std::vector<int32_t> v, std::vector<int64_t> shape) {
+        TensorDesc t;
+        t.name = "c" + std::to_string(m_.tensors.size());
+        t.type = DType::Int32;
+        t.shape = std::move(shape);
+        t.data.resize(v.size() * 4);
+        std::memcpy(t.data.data(), v.data(), t.data.size());
+        return add(std::move(t));
+    }
+    Operator& op(OpKind kind, std::vector<int> inputs, int output) {
+        Operator o;
+        o.index = static_cast<int>(m_.operators.size());
+        o.kind = kind;
+        o.inputs = std::move(inputs);
+        o.outputs = {output};
+        m_.operators.push_back(o);
+        return m_.operators.back();
+    }
+    Model& model() { return m_; }
+
+private:
+    int add(TensorDesc t) {
+        m_.tensors.push_back(std::move(t));
+        return static_cast<int>(m_.tensors.size()) - 1;
+    }
+    Model m_;
+    std::mt19937 rng_{7};
+};
+
+// input -> PAD -> CONV_2D 3x3 -> CONV_2D 1x1 -> ADD(conv, conv) -> RESHAPE -> FULLY_CONNECTED
+// (the ADD reads both convolutions: the first one's output outlives the second's input)
+Model small_network() {
+    ModelBuilder b;
+    const int x = b.activation({1, 6, 6, 8}, 0.05f, -3);
+    const int padded = b.activation({1, 8, 8, 8}, 0.05f, -3);
+    b.op(OpKind::Pad, {x, b.ints({0, 0, 1, 1, 1, 1, 0, 0}, {4, 2})}, padded);
+    const int c1 = b.activation({1, 6, 6, 8}, 0.1f, -128);
+    Operator& conv1 = b.op(OpKind::Conv2d, {padded, b.weights({8, 3, 3, 8}, 8), b.bias(8)}, c1);
+    conv1.activation = graph::Activation::Relu;
+    const int c2 = b.activation({1, 6, 6, 8}, 0.08f, 5);
+    b.op(OpKind::Conv2d, {c1, b.weights({8, 1, 1, 8}, 8), -1}, c2);
+    const int sum = b.activation({1, 6, 6, 8}, 0.12f, 0);
+    b.op(OpKind::Add, {c1, c2}, sum);
+    const int flat = b.activation({1, 288}, 0.12f, 0);
+    b.op(OpKind::Reshape, {sum, b.ints({1, 288}, {2})}, flat);
+    const int y = b.activation({1, 4}, 0.3f, 2);
+    b.op(OpKind::FullyConnected, {flat, b.weights({4, 288}, 4), b.bias(4)}, y);
+    Model m = b.model();
+    m.inputs = {x};
+    m.outputs = {y};
+    return m;
+}
+
+HwParams default_hw() { return derive_params(default_hw_config()); }
+
+TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
+    const Model m = small_network();
+    const network::NetworkPlan plan = network::plan_network(m, default_hw(), true);
+    ASSERT_EQ(plan.steps.size(), 6u);
+    EXPECT_EQ(plan.steps[0].placement, Placement::Folded);  // PAD into the 3x3 conv
+    EXPECT_EQ(plan.steps[1].placement, Placement::Device);
+    EXPECT_EQ(plan.steps[1].conv->input, 0);  // reads the PAD's input
+    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_top, 1);
+    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_right, 1);
+    EXPECT_EQ(plan.steps[3].placement, Placement::Host);    // ADD
+    EXPECT_EQ(plan.steps[4].placement, Placement::Folded);  // RESHAPE
+    // TFLite's reference FULLY_CONNECTED requantizes in double: host.
+    EXPECT_EQ(plan.steps[5].placement, Placement::Host);
+    EXPECT_EQ(plan.storage[static_cast<size_t>(m.operators[4].outputs[0])],
+              m.operators[4].inputs[0]);
+}
+
+TEST(NetworkPlan, TheReferenceBackendFoldsNothingIntoTheConvolutions) {
+    const network::NetworkPlan plan = network::plan_network(small_network(), default_hw(), false);
+    EXPECT_EQ(plan.steps[0].placement, Placement::Host);
+    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_top, 0);
+    EXPECT_TRUE(plan.arena.empty());
+}
+
+TEST(NetworkPlan, TensorsAliveTogetherNeverShareArenaBytes) {
+    const Model m = small_network();
+    const network::NetworkPlan plan = network::plan_network(m, default_hw(), true);
+    // Live range of each arena tensor: from its producer (or the start) to its last reader.
+    std::map<int, std::pair<int, int>> live;
+    for (const auto& [t, slot] : plan.arena) {
+        int first = -1, last = static_cast<int>(m.operators.size());
+        for (const Operator& op : m.operators) {
+            if (op.outputs[0] == t) first = op.index;
+        }
+        bool output = false;
+        for (int o : m.outputs) output |= o == t;
+        if (!output) {
+            last = first;
+            for (const Operator& op : m.operators) {
+                for (int i : op.inputs) {
+                    if (i == t) last = std::max(last, op.index);
+                }
+            }
+            // Read through a folded PAD or RESHAPE: alive until the reader behind it.
+            for (const network::Step& s : plan.steps) {
+                if (s.conv && s.conv->input == t) last = std::max(last, s.op);
+            }
+        }
+        live[t] = {first, last};
+        EXPECT_LE(slot.offset + slot.bytes, plan.arena_bytes);
+        EXPECT_EQ(slot.offset % 64, 0);
+    }
+    for (const auto& [a, sa] : plan.arena) {
+        for (const auto& [b, sb] : plan.arena) {
+            if (a >= b) continue;
+            const bool together = live[a].first <= live[b].second && live[b].first <= live[a].second;
+            const bool overlap = sa.offset < sb.offset + sb.bytes && sb.offset < sa.offset + sa.bytes;
+            EXPECT_FALSE(together && overlap) << "tensors " << a << " and " << b;
+        }
+    }
+}
+
+TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
+    const Model m = small_network();
+    const HwParams hw = default_hw();
+    TensorI8 x({1, 6, 6, 8});
+    std::mt19937 rng(3);
+    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+    const std::vector<network::Value> inputs{network::Value::of(x)};
+
+    const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
+    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
+        return std::make_unique<FunctionalSim>(p, bytes);
+    };
+    RunOptions options;
+    options.check = true;
+    options.keep_tensors = true;
+    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
+                                       options);
+    EXPECT_FALSE(dev.mismatch.has_value());
+    EXPECT_EQ(dev.tensors_checked, 2);  // the two convolutions
+    ASSERT_EQ(dev.outputs.size(), 1u);
+    EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
+    EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{1, 4}));
+    EXPECT_EQ(dev.operators[1].placement, Placement::Device);
+    EXPECT_GT(dev.operators[1].predicted_cycles, 0);
+}
+
+TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {
+    HwConfig c = default_hw_config();
+    c.block_out = 8;
+    EXPECT_THROW(network::plan_network(small_network(), derive_params(c), true), Error);
+}
+
+}  // namespace
+}  // namespace accel
