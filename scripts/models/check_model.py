@@ -3,7 +3,7 @@
     check_model.py MODEL.tflite --accel BUILD/sw/accel --backend fsim|verilator|ref
                    [--seed S] [--hw HW.yaml]
 
-Draws a reproducible random int8 input, runs the model in LiteRT's interpreter with
+Draws a reproducible random input (int8, or float32 for a model that quantizes its own), runs the model in LiteRT's interpreter with
 its reference kernels (OpResolverType.BUILTIN_REF), then `accel run` with --check (every
 tensor a device operator writes against the kit's golden reference) and compares, bit
 for bit, the model's outputs and the logits each SOFTMAX reads (with random weights the
@@ -56,7 +56,7 @@ def compare(what, got, want):
               f"LiteRT {want.dtype} {list(want.shape)}")
         return False
     bad = int(np.count_nonzero(got != want))
-    diff = int(np.max(np.abs(got.astype(np.int32) - want.astype(np.int32)))) if got.size else 0
+    diff = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0
     print(f"{'ok  ' if bad == 0 else 'FAIL'} {what}: {got.size} elements, {bad} differ"
           + (f" (max {diff})" if bad else ""))
     return bad == 0
@@ -67,7 +67,10 @@ def main():
     it = Interpreter(model_path=args.model)
     detail = it.get_input_details()[0]
     rng = np.random.default_rng(args.seed)
-    x = rng.integers(-128, 127, detail["shape"], dtype=np.int8, endpoint=True)
+    if detail["dtype"] == np.float32:  # a model that quantizes its input itself
+        x = rng.uniform(-1, 1, detail["shape"]).astype(np.float32)
+    else:
+        x = rng.integers(-128, 127, detail["shape"], dtype=np.int8, endpoint=True)
     outputs, logits = litert_reference(args.model, x)
 
     with tempfile.TemporaryDirectory() as work:

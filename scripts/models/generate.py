@@ -3,12 +3,14 @@
     generate.py MODEL --output PATH.tflite [--resolution N] [--seed S] [--test-set PATH.npz]
 
 MODEL is resnet18 (built here: keras.applications has none), mobilenetv2, resnet50,
-digits (a small CNN trained on scikit-learn's 8x8 digits) or unsupported_tanh (a Dense
-then tanh: a TANH operator the kit does not support). The ImageNet models have random
+digits (a small CNN trained on scikit-learn's 8x8 digits), float_io (a small random CNN
+with float32 input and output, so QUANTIZE and DEQUANTIZE at its edges, and a
+CONCATENATION and a DEPTHWISE_CONV_2D inside) or unsupported_tanh (a Dense then tanh: a
+TANH operator the kit does not support). The ImageNet models have random
 weights and batch-norm statistics measured on random inputs, so that activations stay
-in a sane range; the converter folds batch norm into the convolutions. Every model is
-fully int8 (input, output and every operator), batch 1, with per-channel weights
-(FULLY_CONNECTED's too).
+in a sane range; the converter folds batch norm into the convolutions. Every model but
+float_io is fully int8 (input, output and every operator); all are batch 1, with
+per-channel weights (FULLY_CONNECTED's too).
 
 The same command writes a byte-identical file: every random draw comes from --seed,
 and TensorFlow's ops are made deterministic (checked for every model, two runs each,
@@ -34,7 +36,7 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 import numpy as np
 
 IMAGENET_MODELS = ("resnet18", "mobilenetv2", "resnet50")
-MODELS = IMAGENET_MODELS + ("digits", "unsupported_tanh")
+MODELS = IMAGENET_MODELS + ("digits", "float_io", "unsupported_tanh")
 
 # The operators the kit's model runner supports; anything else is reported.
 SUPPORTED_OPS = {
@@ -170,6 +172,18 @@ def digits_model():
     return keras.Model(inp, x, name="digits")
 
 
+def float_io_model():
+    inp = keras.Input((12, 12, 3), batch_size=1, name="input")
+    a = keras.layers.Conv2D(8, 3, padding="same", activation="relu", name="conv_a")(inp)
+    b = keras.layers.Conv2D(8, 1, name="conv_b")(inp)
+    x = keras.layers.Concatenate(name="concat")([a, b])
+    x = keras.layers.DepthwiseConv2D(3, strides=2, padding="same", activation="relu6",
+                                     name="depthwise")(x)
+    x = keras.layers.GlobalAveragePooling2D(name="pool")(x)
+    x = keras.layers.Dense(10, name="fc")(x)
+    return keras.Model(inp, x, name="float_io")
+
+
 def unsupported_tanh_model():
     inp = keras.Input((16,), batch_size=1, name="input")
     x = keras.layers.Dense(16, name="fc")(inp)
@@ -179,14 +193,16 @@ def unsupported_tanh_model():
 
 # ------------------------------------------------------------------------ conversion
 
-def convert_int8(model, representative):
-    """Full-integer quantization: int8 input, output and operators, per-channel weights."""
+def convert_int8(model, representative, io_type="int8"):
+    """Full-integer quantization: int8 operators, per-channel weights, and int8 input
+    and output (or float32 ones, which the converter quantizes and dequantizes)."""
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
     conv.representative_dataset = lambda: ([x[None]] for x in representative)
     conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    conv.inference_input_type = tf.int8
-    conv.inference_output_type = tf.int8
+    io = tf.int8 if io_type == "int8" else tf.float32
+    conv.inference_input_type = io
+    conv.inference_output_type = io
     with contextlib.redirect_stdout(sys.stderr):  # Keras's export talks on stdout
         return conv.convert()
 
@@ -262,11 +278,15 @@ def main():
         model.fit(x_train, y_train, epochs=30, batch_size=32, verbose=0)
         _, float_acc = model.evaluate(x_test, y_test, verbose=0)
         representative = x_train[:200]  # real images give the real activation ranges
+    elif args.model == "float_io":
+        model = float_io_model()
+        representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 12, 12, 3)).astype(np.float32)
     else:
         model = unsupported_tanh_model()
         representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 16)).astype(np.float32)
 
-    tflite = convert_int8(model, representative)
+    tflite = convert_int8(model, representative,
+                          "float32" if args.model == "float_io" else "int8")
     write_atomically(args.output, tflite)
     print(f"wrote {args.output} ({len(tflite)} bytes)")
 

@@ -52,10 +52,12 @@ po::options_description run_options(RunArgs& a) {
         ("help,h", "show this help")
         ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
         ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
-        ("input", po::value(&a.input), "the model's input, int8 .npy of its shape "
-                                       "(default: random, see --seed)")
+        ("input", po::value(&a.input), "the model's input, an int8 .npy of its shape (float32 "
+                                       "if the model quantizes its input; default: random, "
+                                       "see --seed)")
         ("seed", po::value(&a.seed), "seed of the random input (default 1)")
-        ("output", po::value(&a.output), "write the model's output (int8 .npy)")
+        ("output", po::value(&a.output), "write the model's output (.npy: int8, or float32 "
+                                         "if the model dequantizes it)")
         ("check", po::bool_switch(&a.check), "compare every tensor a device operator writes "
                                              "with the golden reference; exit 1 at the first "
                                              "mismatch")
@@ -88,34 +90,42 @@ void check_args(const RunArgs& a) {
     }
 }
 
+// One model input: from --input, or a reproducible random draw (uniform int8, or
+// uniform float32 in [-1, 1) for a model that quantizes its input itself).
+Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& rng) {
+    const bool is_float = d.type == graph::DType::Float32;
+    if (!is_float && d.type != graph::DType::Int8) {
+        throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 or float32",
+                                d.name, graph::dtype_name(d.type)));
+    }
+    if (a.input.empty()) {
+        if (is_float) {
+            Tensor<float> x(d.shape);
+            for (float& v : x.data) v = static_cast<float>(rng.uniform(-(1 << 23), (1 << 23) - 1)) / (1 << 23);
+            return Value::of(std::move(x));
+        }
+        TensorI8 x(d.shape);
+        for (int8_t& v : x.data) v = static_cast<int8_t>(rng.uniform(-128, 127));
+        return Value::of(std::move(x));
+    }
+    Value v = is_float ? Value::of(read_npy_f32(a.input)) : Value::of(read_npy_i8(a.input));
+    if (v.shape != d.shape) {
+        throw Error(fmt::format("--input {}: shape ({}) but the model's input '{}' is ({})",
+                                a.input, fmt::join(v.shape, ", "), d.name,
+                                fmt::join(d.shape, ", ")));
+    }
+    return v;
+}
+
 std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m) {
-    std::vector<Value> out;
     if (!a.input.empty() && m.inputs.size() != 1) {
         throw Error(fmt::format("--input: the model has {} inputs; only one-input models take "
                                 "--input", m.inputs.size()));
     }
     const auto seed = static_cast<uint64_t>(parse_int("--seed", a.seed, 0, INT64_MAX));
     PortableRandom rng(seed);
-    for (int t : m.inputs) {
-        const graph::TensorDesc& d = m.tensor(t);
-        if (d.type != graph::DType::Int8) {
-            throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 inputs",
-                                    d.name, graph::dtype_name(d.type)));
-        }
-        TensorI8 x;
-        if (!a.input.empty()) {
-            x = read_npy_i8(a.input);
-            if (x.shape != d.shape) {
-                throw Error(fmt::format("--input {}: shape ({}) but the model's input '{}' is "
-                                        "({})", a.input, fmt::join(x.shape, ", "), d.name,
-                                        fmt::join(d.shape, ", ")));
-            }
-        } else {
-            x = TensorI8(d.shape);
-            for (int8_t& v : x.data) v = static_cast<int8_t>(rng.uniform(-128, 127));
-        }
-        out.push_back(Value::of(std::move(x)));
-    }
+    std::vector<Value> out;
+    for (int t : m.inputs) out.push_back(model_input(a, m.tensor(t), rng));
     return out;
 }
 
@@ -144,12 +154,13 @@ void print_table(const NetworkRun& run) {
                              "roofline", "eff", "host ms");
     for (const OperatorRun& r : run.operators) {
         const bool dev = r.placement == Placement::Device;
+        const bool timed = dev && r.cycles > 0;  // fsim keeps no time
         std::cout << fmt::format(
             "{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n", r.index, r.type,
             network::placement_name(r.placement), dims(r.output_shape), r.macs,
-            dev ? std::to_string(r.cycles) : "", dev ? std::to_string(r.predicted_cycles) : "",
+            timed ? std::to_string(r.cycles) : "", dev ? std::to_string(r.predicted_cycles) : "",
             dev ? std::to_string(r.roofline_cycles) : "",
-            dev ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "",
+            timed ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "",
             r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
     }
     std::map<std::string, Totals> by_type;
@@ -283,12 +294,13 @@ int run_run(const std::vector<std::string>& args) {
     std::vector<std::pair<std::string, std::string_view>> files;
     dumps.reserve(run.tensors.size());
     for (const auto& [t, v] : run.tensors) {
-        if (v.type != graph::DType::Int8) continue;
-        dumps.push_back(encode_npy(v.as_i8()));
+        dumps.push_back(v.type == graph::DType::Float32 ? encode_npy(v.as_f32())
+                                                         : encode_npy(v.as_i8()));
         files.emplace_back(fmt::format("{}/tensor_{}.npy", a.dump, t), dumps.back());
     }
     if (!a.output.empty()) {
-        npy = encode_npy(run.outputs.at(0).as_i8());
+        const Value& y = run.outputs.at(0);
+        npy = y.type == graph::DType::Float32 ? encode_npy(y.as_f32()) : encode_npy(y.as_i8());
         files.emplace_back(a.output, npy);
     }
     if (!a.report.empty()) {

@@ -5,6 +5,8 @@
 #include "formats/npy.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <type_traits>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -241,8 +243,12 @@ Prefix parse_prefix(std::string_view bytes, const std::string& name) {
     return {bytes.substr(prefix, header_len), prefix + header_len};
 }
 
-std::string dtype_descr(NpyDtype d) { return d == NpyDtype::Int8 ? "|i1" : "<i4"; }
-std::string dtype_name(NpyDtype d) { return d == NpyDtype::Int8 ? "int8" : "int32"; }
+std::string dtype_descr(NpyDtype d) {
+    return d == NpyDtype::Int8 ? "|i1" : d == NpyDtype::Int32 ? "<i4" : "<f4";
+}
+std::string dtype_name(NpyDtype d) {
+    return d == NpyDtype::Int8 ? "int8" : d == NpyDtype::Int32 ? "int32" : "float32";
+}
 size_t dtype_size(NpyDtype d) { return d == NpyDtype::Int8 ? 1 : 4; }
 
 NpyDtype parse_descr(const std::string& descr, const std::string& name) {
@@ -251,7 +257,9 @@ NpyDtype parse_descr(const std::string& descr, const std::string& name) {
         return NpyDtype::Int8;
     }
     if (descr == "<i4") return NpyDtype::Int32;
-    fail(name, fmt::format("dtype '{}' is not supported; expected int8 '|i1' or int32 '<i4'",
+    if (descr == "<f4") return NpyDtype::Float32;
+    fail(name, fmt::format("dtype '{}' is not supported; expected int8 '|i1', int32 '<i4' or "
+                           "float32 '<f4'",
                            printable(descr)));
 }
 
@@ -314,7 +322,11 @@ Tensor<T> read_npy(const std::string& path, NpyDtype want) {
     // Assembled byte by byte, so the result does not depend on the host's byte order.
     for (size_t i = 0; i < t.data.size(); ++i) {
         const uint32_t u = load_le(bytes, h.data_offset + i * sizeof(T), sizeof(T));
-        t.data[i] = static_cast<T>(u);  // modular since C++20: two's complement
+        if constexpr (std::is_floating_point_v<T>) {
+            t.data[i] = std::bit_cast<float>(u);
+        } else {
+            t.data[i] = static_cast<T>(u);  // modular since C++20: two's complement
+        }
     }
     return t;
 }
@@ -356,7 +368,12 @@ std::string encode(const Tensor<T>& t, NpyDtype dtype) {
     std::string out = encode_header(dtype, t.shape);
     out.reserve(out.size() + t.data.size() * sizeof(T));
     for (const T v : t.data) {
-        const auto u = static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(v));
+        uint32_t u = 0;
+        if constexpr (std::is_floating_point_v<T>) {
+            u = std::bit_cast<uint32_t>(v);
+        } else {
+            u = static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(v));
+        }
         for (size_t b = 0; b < sizeof(T); ++b) out += static_cast<char>((u >> (8 * b)) & 0xff);
     }
     return out;
@@ -369,8 +386,13 @@ TensorI32 read_npy_i32(const std::string& path) {
     return read_npy<int32_t>(path, NpyDtype::Int32);
 }
 
+Tensor<float> read_npy_f32(const std::string& path) {
+    return read_npy<float>(path, NpyDtype::Float32);
+}
+
 std::string encode_npy(const TensorI8& t) { return encode(t, NpyDtype::Int8); }
 std::string encode_npy(const TensorI32& t) { return encode(t, NpyDtype::Int32); }
+std::string encode_npy(const Tensor<float>& t) { return encode(t, NpyDtype::Float32); }
 
 void write_npy(const std::string& path, const TensorI8& t) {
     write_file_atomic(path, encode_npy(t));

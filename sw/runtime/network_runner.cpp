@@ -61,6 +61,17 @@ void relocate(PlacedLayer& p) {
     }
 }
 
+// The multiply-accumulates of the host operators that have any.
+int64_t host_macs(const Model& m, const Operator& op) {
+    const graph::TensorDesc& y = m.tensor(op.outputs[0]);
+    const graph::TensorDesc& w = m.tensor(op.inputs.size() > 1 ? op.inputs[1] : op.inputs[0]);
+    if (op.kind == graph::OpKind::DepthwiseConv2d) {  // each output: an R x S window
+        return y.element_count() * w.shape.at(1) * w.shape.at(2);
+    }
+    if (op.kind == graph::OpKind::FullyConnected) return y.element_count() * w.shape.at(1);
+    return 0;
+}
+
 class Runner {
 public:
     Runner(const Model& m, const NetworkPlan& plan, const HwParams& hw, bool check,
@@ -255,7 +266,7 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
             if (t >= 0 && !m_.tensor(t).is_constant()) rec.input_shapes.push_back(m_.tensor(t).shape);
         }
         rec.output_shape = m_.tensor(op.outputs[0]).shape;
-        if (s.conv) rec.macs = s.conv->layer.macs();
+        rec.macs = s.conv ? s.conv->layer.macs() : host_macs(m_, op);
         if (options_.progress) {
             options_.progress(fmt::format("operator {}/{} {} ({})", s.op + 1, plan_.steps.size(),
                                   rec.type, network::placement_name(s.placement)));

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <bit>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -310,8 +311,21 @@ TEST_F(NpyReject, FortranOrder) {
         contains(read_i8_error(npy_image(dict, "abcdef")), "Fortran order is not supported"));
 }
 
+TEST(NpyFiles, Float32RoundTripsBitForBit) {
+    TempDir dir;
+    accel::Tensor<float> t({2, 3});
+    t.data = {0.0f, -0.0f, 1.5f, -3.25e-7f, 3.4e38f, std::numeric_limits<float>::infinity()};
+    accel::write_file_atomic(dir.file("f.npy"), accel::encode_npy(t));
+    const accel::Tensor<float> back = accel::read_npy_f32(dir.file("f.npy"));
+    EXPECT_EQ(back.shape, t.shape);
+    for (size_t i = 0; i < t.data.size(); ++i) {
+        EXPECT_EQ(std::bit_cast<uint32_t>(back.data[i]), std::bit_cast<uint32_t>(t.data[i]));
+    }
+    EXPECT_THROW(accel::read_npy_i8(dir.file("f.npy")), accel::Error);  // wrong dtype
+}
+
 TEST_F(NpyReject, UnsupportedDtypes) {
-    for (const std::string descr : {"<f4", ">i4", "<i8", "|u1", "<i2", "|b1", "i4"}) {
+    for (const std::string descr : {">f4", "<f8", ">i4", "<i8", "|u1", "<i2", "|b1", "i4"}) {
         const std::string dict =
             "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }";
         const std::string msg = read_i8_error(npy_image(dict, std::string(8, 'x')));
