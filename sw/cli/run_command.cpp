@@ -179,11 +179,17 @@ void print_table(const NetworkRun& run) {
                                           : "",
                                  t.host_seconds * 1e3);
     }
+    const std::string device_line =
+        device.cycles > 0
+            ? fmt::format("device {} cycles against a roofline of {}: efficiency {:.2f}",
+                          device.cycles, device.roofline,
+                          efficiency(device.roofline, device.cycles))
+            : fmt::format("device roofline {} cycles (this backend keeps no time)",
+                          device.roofline);
     std::cout << fmt::format(
-        "\ntotal: {} operators, {} MACs; device {} cycles against a roofline of {}: "
-        "efficiency {:.2f}; host operators {:.1f} ms; arena {} bytes, constants {} bytes\n",
-        all.ops, all.macs, device.cycles, device.roofline,
-        efficiency(device.roofline, device.cycles), all.host_seconds * 1e3, run.arena_bytes,
+        "\ntotal: {} operators, {} MACs; {}; host operators {:.1f} ms; arena {} bytes, "
+        "constants {} bytes\n",
+        all.ops, all.macs, device_line, all.host_seconds * 1e3, run.arena_bytes,
         run.constant_bytes);
 }
 
