@@ -16,6 +16,8 @@ struct ActivityTimeline;  // activity_timeline.hpp
 struct VerilatorOptions {
     std::string trace_path;             // FST waveform file; empty: no tracing
     uint64_t watchdog_cycles = 1000000; // no progress for this long: DeviceError
+    uint64_t max_cycles = 0;            // a longer run: DeviceError; 0: derived from the
+                                        // program (devices/run_budget.hpp)
     // When set, each run's per-unit busy/wait intervals are recorded here
     // (activity_recorder.hpp); it costs a little simulation speed.
     std::shared_ptr<ActivityTimeline> activity;

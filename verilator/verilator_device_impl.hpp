@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "devices/register_file.hpp"
+#include "devices/run_budget.hpp"
 #include "hw/csr.hpp"
 #include "hw/isa.hpp"
 #include "activity_recorder.hpp"
@@ -69,10 +70,16 @@ public:
     DeviceCounters run(uint32_t insn_addr, uint32_t count) override {
         csr_write(csr::kInsnAddr, insn_addr);
         csr_write(csr::kInsnCount, count);
+        const uint64_t budget =
+            options_.max_cycles != 0
+                ? options_.max_cycles
+                : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
         csr_write(csr::kCtrl, 1);  // done drops at the edge that takes this write
+        const uint64_t start = cycles_;
         uint64_t last_progress = cycles_, last_beats = dram_.beats(), last_steps = 0;
         while (!top_->irq_o) {
             cycle();
+            if (cycles_ - start > budget) out_of_cycles(budget);
             if ((cycles_ & 4095) == 0) {
                 // Progress: DRAM traffic or GEMM steps. Compute can run long without
                 // touching DRAM, so its step counter is read through the CSRs.
@@ -218,6 +225,17 @@ private:
             "{}: watchdog: no progress for {} cycles (cycle {}); {}; DRAM {} bursts in flight",
             name_, options_.watchdog_cycles, cycles_, describe_unit_states(pins),
             dram_.busy() ? "has" : "has no"));
+    }
+
+    // A legal program can run for 10^22 cycles while making progress all the time.
+    [[noreturn]] void out_of_cycles(uint64_t budget) {
+        Pins pins(*this);
+        const DeviceCounters c = read_csr_counters(pins);
+        throw DeviceError(fmt::format(
+            "{}: cycle budget of {} exhausted; {}; completed {} load, {} gemm, {} drain "
+            "instructions, {} GEMM steps",
+            name_, budget, describe_unit_states(pins), c.load_insns, c.gemm_insns,
+            c.drain_insns, c.gemm_steps));
     }
 
     DeviceCounters read_counters() {

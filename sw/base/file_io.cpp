@@ -98,10 +98,14 @@ bool same_file(const std::string& a, const std::string& b) {
     return !ec && same;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, uintmax_t max_bytes) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);  // also rejects directories
     if (ec) throw Error(fmt::format("{}: cannot open: {}", path, ec.message()));
+    if (size > max_bytes) {
+        throw Error(fmt::format("{}: {} bytes, more than the {} such a file may have", path,
+                                size, max_bytes));
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     std::string bytes(size, '\0');

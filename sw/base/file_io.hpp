@@ -1,6 +1,7 @@
 // Whole-file I/O. Output files appear whole or not at all: a failed run never leaves a
 // partial file.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -8,8 +9,9 @@
 
 namespace accel {
 
-// The whole file; throws accel::Error "<path>: cannot open: ..." when it cannot be read.
-std::string read_file(const std::string& path);
+// The whole file; throws accel::Error "<path>: cannot open: ..." when it cannot be read,
+// and "<path>: N bytes, ..." when it is larger than `max_bytes` (then nothing is read).
+std::string read_file(const std::string& path, uintmax_t max_bytes = UINTMAX_MAX);
 
 // Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
 // Throws accel::Error naming `path` when the directory is not writable.

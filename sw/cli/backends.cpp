@@ -21,8 +21,11 @@ bool starts_with(const std::string& s, const char* prefix) {
 
 DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options) {
     if (backend == "fsim") {
-        return [](const HwParams& hw, uint64_t bytes) -> std::unique_ptr<Device> {
-            return std::make_unique<FunctionalSim>(hw, bytes);
+        return [max_cycles = options.max_cycles](const HwParams& hw,
+                                                 uint64_t bytes) -> std::unique_ptr<Device> {
+            auto sim = std::make_unique<FunctionalSim>(hw, bytes);
+            sim->set_max_cycles(max_cycles);  // the budget holds on every backend
+            return sim;
         };
     }
     if (backend == "verilator") {

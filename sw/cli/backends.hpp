@@ -7,7 +7,8 @@
 
 namespace accel::cli {
 
-// "fsim" or "verilator"; accel::Error for any other name.
+// "fsim" or "verilator"; accel::Error for any other name. fsim takes the options'
+// max_cycles too.
 DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options);
 
 // What --device accepts, for help texts and errors.

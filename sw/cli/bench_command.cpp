@@ -4,15 +4,14 @@
 // cannot be tiled, a missing Verilator model -- is checked before the first layer runs.
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
-
-#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -115,34 +114,9 @@ std::vector<const WorkloadLayer*> select_layers(const Workload& w, const std::st
     }
 }
 
-void check_writable_target(const std::string& option, const std::string& path) {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::path(path).parent_path();
-    if (dir.empty()) dir = ".";
-    if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) {
-        throw Error(fmt::format("{} {}: directory {} does not exist or is not writable", option,
-                                path, dir.string()));
-    }
-    if (fs::is_directory(path)) throw Error(fmt::format("{} {}: is a directory", option, path));
-}
-
 void check_outputs(const BenchArgs& a) {
     const std::string timeline_file = a.timeline.size() == 2 ? a.timeline[1] : "";
-    const std::pair<const char*, const std::string*> outputs[] = {{"--json", &a.json},
-                                                                  {"--timeline", &timeline_file}};
-    for (const auto& [option, path] : outputs) {
-        if (path->empty()) continue;
-        check_writable_target(option, *path);
-        for (const std::string* in : {&a.workload, &a.hw}) {
-            if (!in->empty() && (*in == *path || same_file(*in, *path))) {
-                throw Error(fmt::format("{} {}: is also an input; refusing to overwrite it",
-                                        option, *path));
-            }
-        }
-    }
-    if (!a.json.empty() && (a.json == timeline_file || same_file(a.json, timeline_file))) {
-        throw Error(fmt::format("--timeline {}: is the same file as --json", timeline_file));
-    }
+    check_output_paths({{"--json", a.json}, {"--timeline", timeline_file}}, {a.workload, a.hw});
 }
 
 void check_backend_and_timeline(const BenchArgs& a, const std::vector<const WorkloadLayer*>& run) {
@@ -400,18 +374,24 @@ int run_bench(const std::vector<std::string>& args) {
     print_table(results, a.backend == "verilator", a.check);
     if (a.check) print_check(results);
     std::fflush(stdout);
+    // The JSON and the timeline appear together or not at all.
+    std::string json, timeline_text;
+    std::vector<std::pair<std::string, std::string_view>> files;
     if (!a.json.empty()) {
         Json list = Json::array();
         for (const LayerResult& r : results) list.push_back(r.report);
-        write_file_atomic(a.json, list.dump(2) + "\n");
+        json = list.dump(2) + "\n";
+        files.emplace_back(a.json, json);
     }
     if (!a.timeline.empty()) {
         for (const LayerResult& r : results) {
             if (r.spec->name == a.timeline[0]) {
-                write_file_atomic(a.timeline[1], timeline_json(r, hw, *timeline).dump() + "\n");
+                timeline_text = timeline_json(r, hw, *timeline).dump() + "\n";
+                files.emplace_back(a.timeline[1], timeline_text);
             }
         }
     }
+    if (!files.empty()) write_files_atomic(files);
     bool exact = true;
     for (const LayerResult& r : results) exact = exact && r.exact.value_or(true);
     return exact ? 0 : 1;

@@ -1,5 +1,6 @@
 #include "cli_util.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -33,6 +34,18 @@ bool parse_options(const std::vector<std::string>& args, const po::options_descr
     if (vm.count("help")) {
         std::cout << desc << '\n';
         return false;
+    }
+    // Commands read an empty string as "not given": `--hw ''` would silently mean the
+    // default config. Every option that takes a value needs a non-empty one.
+    for (const auto& [name, value] : vm) {
+        if (name == "stray-argument" || value.defaulted()) continue;
+        const auto* text = boost::any_cast<std::string>(&value.value());
+        const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value());
+        const bool empty = (text != nullptr && text->empty()) ||
+                           (texts != nullptr &&
+                            std::any_of(texts->begin(), texts->end(),
+                                        [](const std::string& t) { return t.empty(); }));
+        if (empty) throw Error(fmt::format("--{}: empty value", name));
     }
     po::notify(vm);
     if (!stray.empty()) {

@@ -13,8 +13,8 @@
 namespace accel::cli {
 
 // Parses a subcommand's arguments strictly: no abbreviated options, no stray positional
-// words (a lost "--pad 1 1" must not run with pad 1). Returns false when --help was given
-// (after printing the help).
+// words (a lost "--pad 1 1" must not run with pad 1), no empty values (`--hw ''` is not
+// "no --hw"). Returns false when --help was given (after printing the help).
 bool parse_options(const std::vector<std::string>& args,
                    const boost::program_options::options_description& desc);
 

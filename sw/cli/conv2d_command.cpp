@@ -1,14 +1,13 @@
 // accel conv2d: load the tensors, build and validate the layer, run it on a backend,
 // write the output atomically and, on request, a JSON report (docs/cli.md).
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
-
-#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -78,17 +77,13 @@ po::options_description conv2d_options(Conv2dArgs& a) {
     return d;
 }
 
-std::string shape_str(const std::vector<int64_t>& shape) {
-    return fmt::format("({})", fmt::join(shape, ", "));
-}
-
 TensorI8 load_rank4(const std::string& path, const char* what, const char* layout) {
     TensorI8 t = read_npy_i8(path);
     bool empty = false;
     for (int64_t d : t.shape) empty = empty || d == 0;
     if (t.rank() != 4 || empty) {
         throw Error(fmt::format("{}: {} must have a non-empty shape {}, got {}", path, what,
-                                layout, shape_str(t.shape)));
+                                layout, shape_repr(t.shape)));
     }
     return t;
 }
@@ -98,7 +93,7 @@ std::vector<int32_t> load_per_channel(const std::string& option, const std::stri
     TensorI32 t = read_npy_i32(path);
     if (t.shape != std::vector<int64_t>{k}) {
         throw Error(fmt::format("{} {}: must have shape (K,) = ({},), got {}", option, path, k,
-                                shape_str(t.shape)));
+                                shape_repr(t.shape)));
     }
     return t.data;
 }
@@ -211,44 +206,17 @@ void check_backend(Conv2dArgs& a) {
     }
 }
 
-void check_writable_target(const std::string& option, const std::string& path) {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::path(path).parent_path();
-    if (dir.empty()) dir = ".";
-    if (!fs::is_directory(dir) || ::access(dir.c_str(), W_OK) != 0) {
-        throw Error(fmt::format("{} {}: directory {} does not exist or is not writable", option,
-                                path, dir.string()));
-    }
-    if (fs::is_directory(path)) throw Error(fmt::format("{} {}: is a directory", option, path));
-}
-
-// Outputs must never replace an input, nor each other.
+// Outputs must never replace an input, nor each other, nor anything but a regular file.
 void check_outputs(const Conv2dArgs& a) {
     if (a.input.empty() || a.weights.empty() || a.output.empty()) {
         throw Error("--input, --weights and --output are required (see 'accel conv2d --help')");
     }
-    check_writable_target("--output", a.output);
-    if (!a.report.empty()) check_writable_target("--report", a.report);
-    if (!a.trace.empty()) check_writable_target("--trace", a.trace);
-    const std::vector<std::string> inputs{a.input, a.weights, a.bias, a.multiplier, a.shift,
-                                          a.hw};
-    for (const std::string* out : {&a.output, &a.report, &a.trace}) {
-        for (const std::string& in : inputs) {
-            if (!out->empty() && !in.empty() && (same_file(*out, in) || *out == in)) {
-                throw Error(fmt::format("{}: is also an input; refusing to overwrite it", *out));
-            }
-        }
+    std::vector<std::string> inputs{a.input, a.weights, a.bias, a.hw};
+    for (const std::string* m : {&a.multiplier, &a.shift}) {
+        if (!is_int_literal(*m)) inputs.push_back(*m);  // a file, not a number
     }
-    if (!a.report.empty() && (a.report == a.output || same_file(a.report, a.output))) {
-        throw Error(fmt::format("--report {}: is the same file as --output", a.report));
-    }
-    for (const std::string* other : {&a.output, &a.report}) {
-        if (!a.trace.empty() && !other->empty() &&
-            (a.trace == *other || same_file(a.trace, *other))) {
-            throw Error(fmt::format("--trace {}: is the same file as --{}", a.trace,
-                                    other == &a.output ? "output" : "report"));
-        }
-    }
+    check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
+                       inputs);
 }
 
 // Prints where the device and the reference differ; returns whether they agree.
@@ -312,10 +280,14 @@ int run_conv2d(const std::vector<std::string>& args) {
         exact = compare_with_reference(y, conv2d_reference(l.layer, l.x, l.w, l.bias));
         facts.bit_exact = exact;
     }
-    write_npy(a.output, y);
-    if (!a.report.empty()) {
-        write_file_atomic(a.report, conv2d_report(l.layer, hw, facts).dump(2) + "\n");
-    }
+    // The output and the report appear together or not at all (a --trace waveform is
+    // written by the device while it runs).
+    const std::string npy = encode_npy(y);
+    const std::string report =
+        a.report.empty() ? "" : conv2d_report(l.layer, hw, facts).dump(2) + "\n";
+    std::vector<std::pair<std::string, std::string_view>> files{{a.output, npy}};
+    if (!a.report.empty()) files.emplace_back(a.report, report);
+    write_files_atomic(files);
     return exact ? 0 : 1;
 }
 

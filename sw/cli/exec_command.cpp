@@ -1,12 +1,15 @@
 // accel exec: run a raw instruction program (docs/isa.md) on a device. For accelerator
 // designers who write their own streams: the DRAM image in, the DRAM image and the
-// counters out, and a device error (error mask != 0, watchdog) as exit 3 with the error
-// bits named.
+// counters out, and a device error (error mask != 0, watchdog, cycle budget) as exit 3
+// with the error bits or the units' states named.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -16,6 +19,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "devices/device.hpp"
+#include "devices/run_budget.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
@@ -30,6 +34,7 @@ namespace {
 
 struct ExecArgs {
     std::string dram, insn_addr, insn_count, dram_size, hw, dump, counters, trace, watchdog;
+    std::string max_cycles;
     std::string backend = "verilator";
 };
 
@@ -53,7 +58,11 @@ po::options_description exec_options(ExecArgs& a) {
         ("counters", po::value(&a.counters), "write the device counters as JSON to this file")
         ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
         ("watchdog", po::value(&a.watchdog), "cycles without progress before the verilator "
-                                             "device is declared hung (default 1000000)");
+                                             "device is declared hung (default 1000000)")
+        ("max-cycles", po::value(&a.max_cycles), "stop a run longer than this (default: twice "
+                                                 "what the program's instructions can take, "
+                                                 "at most 2^32); fsim charges each "
+                                                 "instruction the most it can take");
     return d;
 }
 
@@ -88,23 +97,8 @@ void check_args(const ExecArgs& a) {
     if (!a.watchdog.empty() && a.backend != "verilator") {
         throw Error("--watchdog: only the verilator backend has a watchdog");
     }
-    const std::vector<std::pair<const char*, const std::string*>> outputs = {
-        {"--dump", &a.dump}, {"--counters", &a.counters}, {"--trace", &a.trace}};
-    for (const auto& [option, out] : outputs) {
-        if (out->empty()) continue;
-        for (const std::string& in : {a.dram, a.hw}) {
-            if (!in.empty() && (*out == in || same_file(*out, in))) {
-                throw Error(fmt::format("{} {}: is also an input; refusing to overwrite it",
-                                        option, *out));
-            }
-        }
-        for (const auto& [other_option, other] : outputs) {
-            if (other != out && *other == *out) {
-                throw Error(fmt::format("{} {}: is the same file as {}", option, *out,
-                                        other_option));
-            }
-        }
-    }
+    check_output_paths({{"--dump", a.dump}, {"--counters", a.counters}, {"--trace", a.trace}},
+                       {a.dram, a.hw});
 }
 
 nlohmann::ordered_json counters_json(const Device& device, const DeviceCounters& c) {
@@ -161,6 +155,16 @@ int run_exec(const std::vector<std::string>& args) {
     const uint64_t dram_bytes =
         a.dram_size.empty() ? image.size()
                             : parse_address("--dram-size", a.dram_size, image.size(), kMaxDram);
+    // A hand-written stream may be legal and still practically endless (one GEMM of
+    // 65535-sized loops is 10^22 steps): its default budget is capped.
+    constexpr uint64_t kMaxDefaultCycles = uint64_t{1} << 32;
+    options.max_cycles =
+        !a.max_cycles.empty()
+            ? parse_address("--max-cycles", a.max_cycles, 1, UINT64_MAX)
+            : std::min(default_cycle_budget(program_max_cycles(
+                           {reinterpret_cast<const uint8_t*>(image.data()), image.size()},
+                           insn_addr, insn_count, hw)),
+                       kMaxDefaultCycles);
 
     const std::unique_ptr<Device> device = device_factory(a.backend, options)(hw, dram_bytes);
     device->write_dram(0, {reinterpret_cast<const uint8_t*>(image.data()), image.size()});
@@ -171,14 +175,19 @@ int run_exec(const std::vector<std::string>& args) {
             device->name(), isa::error_names(c.errors), c.errors, insn_count, insn_addr,
             summary(c)));
     }
+    // The dump and the counters appear together or not at all.
+    std::string dump, counters;
+    std::vector<std::pair<std::string, std::string_view>> files;
     if (!a.dump.empty()) {
-        std::string out(device->dram_bytes(), '\0');
-        device->read_dram(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
-        write_file_atomic(a.dump, out);
+        dump.assign(device->dram_bytes(), '\0');
+        device->read_dram(0, {reinterpret_cast<uint8_t*>(dump.data()), dump.size()});
+        files.emplace_back(a.dump, dump);
     }
     if (!a.counters.empty()) {
-        write_file_atomic(a.counters, counters_json(*device, c).dump(2) + "\n");
+        counters = counters_json(*device, c).dump(2) + "\n";
+        files.emplace_back(a.counters, counters);
     }
+    if (!files.empty()) write_files_atomic(files);
     std::cout << fmt::format("{}: OK; {}\n", device->name(), summary(c));
     return 0;
 }

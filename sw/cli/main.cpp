@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "commands.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -24,8 +25,9 @@ constexpr const char* kUsage =
     "  run      run a whole int8 TFLite model: cycles per operator, output, check\n"
     "\n"
     "Run 'accel <command> --help' for the options of a command.\n"
+    "'accel --version' names this build.\n"
     "Exit codes: 0 success, 1 --check found a mismatch, 2 bad usage or input,\n"
-    "3 device failure.\n";
+    "3 device failure, 4 internal error (a bug: please report it).\n";
 
 int dispatch(const std::vector<std::string>& argv) {
     if (argv.empty()) {
@@ -35,6 +37,16 @@ int dispatch(const std::vector<std::string>& argv) {
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "accel " << accel::cli::kVersion << " (git " << accel::cli::kGitRevision
+                  << ")\nVerilator models of the hardware configs:";
+        for (size_t i = 0; i < accel::cli::kBuiltConfigCount; ++i) {
+            const accel::cli::BuiltConfig& c = accel::cli::kBuiltConfigs[i];
+            std::cout << ' ' << c.name << " (sha256 " << c.yaml_sha256 << ')';
+        }
+        std::cout << '\n';
         return 0;
     }
     if (command == "conv2d") return accel::cli::run_conv2d(rest);

@@ -135,10 +135,7 @@ int run_plan(const std::vector<std::string>& args) {
         ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
         ("json", po::value(&a.json), "also write the plan as JSON to this file");
     if (!parse_options(args, d)) return 0;
-    if (!a.json.empty() && (same_file(a.json, a.input) || same_file(a.json, a.weights) ||
-                            same_file(a.json, a.hw))) {
-        throw Error(fmt::format("--json {}: is also an input; refusing to overwrite it", a.json));
-    }
+    check_output_paths({{"--json", a.json}}, {a.input, a.weights, a.hw});
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     Conv2dLayer layer;
     layer.shape = layer_shape(a);

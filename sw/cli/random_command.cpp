@@ -48,6 +48,7 @@ int run_random(const std::vector<std::string>& args) {
         ("output", po::value(&a.output), "the .npy file to write (required)");
     if (!parse_options(args, d)) return 0;
     if (a.shape.empty() || a.output.empty()) throw Error("--shape and --output are required");
+    check_output_paths({{"--output", a.output}}, {});
     if (a.dtype != "int8" && a.dtype != "int32") {
         throw Error(fmt::format("--dtype {}: expected int8 or int32", a.dtype));
     }
@@ -55,8 +56,14 @@ int run_random(const std::vector<std::string>& args) {
     const int64_t type_min = i8 ? -128 : INT32_MIN, type_max = i8 ? 127 : INT32_MAX;
     std::vector<int64_t> shape =
         parse_int_list("--shape", a.shape, {1, 2, 3, 4, 5, 6}, 1, int64_t{1} << 24);
-    if (Tensor<int8_t>::element_count(shape) > (size_t{1} << 30)) {
-        throw Error(fmt::format("--shape {}: more than 2^30 elements", a.shape));
+    // Checked dimension by dimension: the product of six dimensions can wrap int64.
+    constexpr int64_t kMaxElements = int64_t{1} << 30;
+    int64_t elements = 1;
+    for (const int64_t d : shape) {
+        if (d > kMaxElements / elements) {
+            throw Error(fmt::format("--shape {}: more than 2^30 elements", a.shape));
+        }
+        elements *= d;
     }
     const int64_t lo = a.min.empty() ? type_min : parse_int("--min", a.min, type_min, type_max);
     const int64_t hi = a.max.empty() ? type_max : parse_int("--max", a.max, type_min, type_max);

@@ -110,9 +110,8 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
     }
     Value v = is_float ? Value::of(read_npy_f32(a.input)) : Value::of(read_npy_i8(a.input));
     if (v.shape != d.shape) {
-        throw Error(fmt::format("--input {}: shape ({}) but the model's input '{}' is ({})",
-                                a.input, fmt::join(v.shape, ", "), d.name,
-                                fmt::join(d.shape, ", ")));
+        throw Error(fmt::format("--input {}: shape {} but the model's input '{}' is {}",
+                                a.input, shape_repr(v.shape), d.name, shape_repr(d.shape)));
     }
     return v;
 }

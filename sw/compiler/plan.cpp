@@ -15,7 +15,7 @@ BufferUse use(int64_t entries, int64_t distinct, int64_t most, int64_t entry_byt
     u.entries = entries;
     u.entry_bytes = entry_bytes;
     u.depth = depth;
-    if (distinct > 1 && distinct * entries <= depth) {
+    if (distinct > 1 && distinct <= depth / entries) {  // distinct * entries <= depth
         u.buffers = distinct;
         u.resident = true;
     } else {
@@ -62,17 +62,22 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
     const int64_t span_h = (tile.oh - 1) * e.stride_h + (tile.r - 1) * e.dilation_h + 1;
     const int64_t span_w = (tile.ow - 1) * e.stride_w + (tile.s - 1) * e.dilation_w + 1;
     // Distinct tiles: weights differ by output-channel tile and reduction chunk, inputs
-    // by batch block, spatial tile and chunk.
-    const int64_t chunks = ceil_div(e.cb, tile.cb) * ceil_div(e.r, tile.r) * ceil_div(e.s, tile.s);
-    const int64_t wgt_tiles = ceil_div(e.kb, tile.kb) * chunks;
-    const int64_t inp_tiles = e.nb * ceil_div(e.out_h, tile.oh) * ceil_div(e.out_w, tile.ow) * chunks;
-    plan.inp = use(tile.cb * span_h * span_w, inp_tiles, 2, hw.inp_entry_bytes, hw.inp_depth);
-    plan.wgt = use(tile.kb * tile.r * tile.s * tile.cb, wgt_tiles, 2, hw.wgt_entry_bytes,
-                   hw.wgt_depth);
+    // by batch block, spatial tile and chunk. Products saturate: a tiling of extreme
+    // extents must read as "does not fit", not wrap into one that does.
+    const int64_t chunks = saturating_product(
+        {ceil_div(e.cb, tile.cb), ceil_div(e.r, tile.r), ceil_div(e.s, tile.s)});
+    const int64_t wgt_tiles = saturating_mul(ceil_div(e.kb, tile.kb), chunks);
+    const int64_t inp_tiles = saturating_product(
+        {e.nb, ceil_div(e.out_h, tile.oh), ceil_div(e.out_w, tile.ow), chunks});
+    plan.inp = use(saturating_product({tile.cb, span_h, span_w}), inp_tiles, 2,
+                   hw.inp_entry_bytes, hw.inp_depth);
+    plan.wgt = use(saturating_product({tile.kb, tile.r, tile.s, tile.cb}), wgt_tiles, 2,
+                   hw.wgt_entry_bytes, hw.wgt_depth);
     // Accumulators: a ring of up to three tiles, so that a tile's DRAIN has two tiles'
     // GEMMs, not one, before its slot is needed again (the DRAIN shares the bus with the
     // loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
-    plan.acc = use(tile.kb * tile.oh * tile.ow, 1, 3, hw.acc_entry_bytes, hw.acc_depth);
+    plan.acc = use(saturating_product({tile.kb, tile.oh, tile.ow}), 1, 3, hw.acc_entry_bytes,
+                   hw.acc_depth);
     // Parameters: every output-channel block when they all fit (each loaded at the first
     // tile that needs it), else a ring of four tiles' worth (scheduler.cpp explains why).
     plan.prm.entry_bytes = hw.prm_entry_bytes;

@@ -3,8 +3,10 @@
 // which predicts the cycles the RTL takes; the fewest predicted cycles wins.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -21,6 +23,33 @@
 namespace accel {
 namespace {
 
+// The 32-bit DRAM addresses of the ISA.
+constexpr int64_t kMaxDramBytes = std::numeric_limits<uint32_t>::max();
+
+// The planner schedules, and the cost model walks, every instruction of each plan it
+// considers: about half a microsecond each. These two bounds keep every plan well under
+// a second and its memory small. A layer whose programs would pass kMaxInstructions
+// (32 MiB of DRAM; a ResNet-18 layer has a few hundred, a 1080p layer of 256 channels
+// 355,000) is refused -- split it -- and after the first candidate the search schedules
+// no more than kMaxScheduled instructions in all.
+constexpr int64_t kMaxInstructions = int64_t{1} << 19;
+constexpr int64_t kMaxScheduled = int64_t{1} << 20;
+
+// Fewer instructions than any schedule of the tiling has: a GEMM per step (a tile's
+// reduction chunk) and a DRAIN per tile.
+int64_t min_instructions(const TilingExtents& l, const TileSizes& t) {
+    const int64_t tiles = saturating_product({l.nb, ceil_div(l.out_h, t.oh),
+                                              ceil_div(l.out_w, t.ow), ceil_div(l.kb, t.kb)});
+    const int64_t chunks = saturating_product({ceil_div(l.cb, t.cb), ceil_div(l.r, t.r),
+                                               ceil_div(l.s, t.s)});
+    return saturating_add(saturating_mul(tiles, chunks), tiles);
+}
+
+// A count for a message; a saturated one is only known to be huge.
+std::string count_text(int64_t n) {
+    return n == std::numeric_limits<int64_t>::max() ? "over 2^63" : std::to_string(n);
+}
+
 // Tile sizes worth trying along an extent: every ceil(n/k), i.e. the sizes that split
 // n into k nearly equal tiles (no size between two of them uses fewer tiles).
 std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
@@ -35,7 +64,9 @@ std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
 // A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
 // the largest of the stepped GEMMs, the bus beats and the load unit's serial LOADs, plus
 // what cannot overlap (the first loads, the last drain, the first pass that fills a
-// resident buffer) and the cost of single buffering.
+// resident buffer) and the cost of single buffering. Only tilings candidates() admits
+// get here: at most kMaxInstructions steps, of a layer whose tensors fit 4 GiB, so
+// every product below fits in int64.
 int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p) {
     const TileSizes& t = p.tile;
     const int64_t oh_t = ceil_div(l.out_h, t.oh), ow_t = ceil_div(l.out_w, t.ow);
@@ -107,18 +138,41 @@ struct Candidate {
     LoopOrder order;
 };
 
+// Every other size, the largest and the smallest kept.
+std::vector<int64_t> every_other(const std::vector<int64_t>& sizes) {
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < sizes.size(); i += 2) out.push_back(sizes[i]);
+    if (out.back() != sizes.back()) out.push_back(sizes.back());
+    return out;
+}
+
 // The sizes tried along each tile dimension (oh, ow, kb, cb, r, s). Reduction chunks of
 // part of the kernel cost a GEMM and a LOAD per part, and pay only when the whole kernel
-// does not fit: then every split of it is tried.
+// does not fit: then every split of it is tried. A space too large to enumerate in a
+// moment (huge images, kernels or channel counts; the layers of real networks have a few
+// thousand tilings) is thinned, longest list first, to a sample the estimate ranks.
 std::array<std::vector<int64_t>, 6> tile_sizes(const TilingExtents& l, const HwParams& hw) {
+    constexpr int64_t kMaxTilings = int64_t{1} << 18;
     const bool whole_kernel_fits =
         plan_fits(make_plan(l, hw, {1, 1, 1, 1, l.r, l.s}, LoopOrder::WeightsOuter));
-    return {split_sizes(l.out_h, hw.acc_depth),
-            split_sizes(l.out_w, hw.acc_depth),
-            split_sizes(l.kb, hw.acc_depth),
-            split_sizes(l.cb, hw.inp_depth),
-            whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, 255),
-            whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
+    std::array<std::vector<int64_t>, 6> sizes = {
+        split_sizes(l.out_h, hw.acc_depth),
+        split_sizes(l.out_w, hw.acc_depth),
+        split_sizes(l.kb, hw.acc_depth),
+        split_sizes(l.cb, hw.inp_depth),
+        whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, 255),
+        whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
+    auto tilings = [&sizes] {
+        int64_t n = 1;
+        for (const auto& v : sizes) n = saturating_mul(n, static_cast<int64_t>(v.size()));
+        return n;
+    };
+    auto shorter = [](const auto& a, const auto& b) { return a.size() < b.size(); };
+    while (tilings() > kMaxTilings) {
+        auto& longest = *std::max_element(sizes.begin(), sizes.end(), shorter);
+        longest = every_other(longest);
+    }
+    return sizes;
 }
 
 // With one output-channel tile or one spatial tile both loop orders give the same
@@ -128,8 +182,11 @@ bool one_order(const TilingExtents& l, const TileSizes& t) {
 }
 
 // Every tiling that fits, largest tiles first; weight chunks and row counts that do not
-// fit are skipped before the sizes inside them are tried.
-std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw) {
+// fit are skipped before the sizes inside them are tried. Tilings whose programs would
+// pass kMaxInstructions are left out; `fewest_refused`, when given, gets the fewest
+// instructions among them.
+std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw,
+                                  int64_t* fewest_refused = nullptr) {
     const auto [ohs, ows, kbs, cbs, rs, ss] = tile_sizes(l, hw);
     std::vector<Candidate> out;
     for (int64_t r : rs)
@@ -142,6 +199,12 @@ std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw) {
                         for (int64_t ow : ows) {
                             Conv2dPlan p = make_plan(l, hw, {oh, ow, kb, cb, r, s}, LoopOrder::WeightsOuter);
                             if (!plan_fits(p)) continue;
+                            const int64_t n = min_instructions(l, p.tile);
+                            if (n > kMaxInstructions) {
+                                if (fewest_refused && (*fewest_refused == 0 || n < *fewest_refused))
+                                    *fewest_refused = n;
+                                continue;
+                            }
                             out.push_back({estimate(l, hw, p), p.tile, p.order});
                             if (one_order(l, p.tile)) continue;
                             p.order = LoopOrder::SpatialOuter;  // same footprints
@@ -151,6 +214,12 @@ std::vector<Candidate> candidates(const TilingExtents& l, const HwParams& hw) {
                 }
     return out;
 }
+
+// Why a layer got no plan, besides its tensors not fitting the DRAM.
+struct Refusals {
+    int64_t fewest_instructions = 0;  // of the tilings too long to schedule (candidates())
+    std::string schedule_error;       // of the last candidate the scheduler refused
+};
 
 // The sizes next to `v` in `sizes` (sorted largest first).
 std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
@@ -162,16 +231,18 @@ std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
     return out;
 }
 
-// The best tiling of the layer by the cost model, over every lowering, or nothing when
-// no tile fits. Candidates of all lowerings are scheduled in the order of the estimate
-// until a budget of scheduled instructions is spent: small layers, whose programs are
-// short and whose fixed costs the estimate ranks worst, get much of their tile space
-// searched; large ones the best few. The estimate ranks near-equal tilings a few
-// percent apart at random, so the best one found is then improved by a local search:
-// each of its tile sizes moved to the next size up or down, or the loop order flipped,
-// while that lowers the predicted cycles.
+// The best tiling of the layer by the cost model, over every lowering whose tensors fit
+// the DRAM, or nothing when no tile fits. Candidates of all lowerings are scheduled in
+// the order of the estimate until a budget of scheduled instructions is spent: small
+// layers, whose programs are short and whose fixed costs the estimate ranks worst, get
+// much of their tile space searched; large ones the best few. The estimate ranks
+// near-equal tilings a few percent apart at random, so the best one found is then
+// improved by a local search: each of its tile sizes moved to the next size up or down,
+// or the loop order flipped, while that lowers the predicted cycles. After the first
+// candidate, none is scheduled past kMaxScheduled instructions in all. `refused` says
+// why there is no plan.
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw,
-                                    bool host_rewrites) {
+                                    bool host_rewrites, Refusals& refused) {
     struct Lowered {
         Lowering lowering;
         TilingExtents extents;  // of the lowered layer
@@ -180,8 +251,14 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
         if (!host_rewrites && lowering.kind != LoweringKind::None) continue;
-        const TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
-        for (const Candidate& c : candidates(e, hw)) all.push_back({c, lowered.size()});
+        // A layer whose tensors cannot all be addressed has no plan; skipping it before
+        // the search also spares enumerating the tile space of such extremes.
+        const Conv2dLayer layer = lower_layer(original, lowering);
+        if (tensor_footprint(layer, hw).total() > kMaxDramBytes) continue;
+        const TilingExtents e = tiling_extents(layer, hw);
+        for (const Candidate& c : candidates(e, hw, &refused.fewest_instructions)) {
+            all.push_back({c, lowered.size()});
+        }
         lowered.push_back({lowering, e});
     }
     if (all.empty()) return std::nullopt;
@@ -196,23 +273,32 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     Conv2dPlan best;
     size_t best_lowering = 0;
     bool have = false;
-    auto consider = [&](size_t li, const TileSizes& t, LoopOrder order) -> int64_t {
-        if (!tried.insert({li, t.oh, t.ow, t.kb, t.cb, t.r, t.s, order}).second) return 0;
+    int64_t spent = 0;  // instructions scheduled, or the most a refused schedule emitted
+    auto consider = [&](size_t li, const TileSizes& t, LoopOrder order) {
+        if (!tried.insert({li, t.oh, t.ow, t.kb, t.cb, t.r, t.s, order}).second) return;
         Conv2dPlan p = make_plan(lowered[li].extents, hw, t, order);
-        if (!plan_fits(p)) return 0;
+        const int64_t at_least = min_instructions(lowered[li].extents, t);
+        if (!plan_fits(p) || at_least > kMaxInstructions) return;
+        if (spent > 0 && spent + at_least > kMaxScheduled) return;  // the first always runs
         p.lowering = lowered[li].lowering;
-        predict_plan(original, hw, p);
+        try {
+            predict_plan(original, hw, p, kMaxInstructions);
+        } catch (const Error& e) {  // a program too long, or too large for the DRAM
+            refused.schedule_error = e.what();
+            spent += kMaxInstructions;
+            return;
+        }
+        spent += p.instructions;
         if (!have || p.predicted_cycles < best.predicted_cycles) {
             best = p;
             best_lowering = li;
         }
         have = true;
-        return p.instructions;
     };
-    int64_t spent = 0;
     for (size_t i = 0; i < ranked && (i < kAtLeast || spent < kBudget); ++i) {
-        spent += consider(all[i].second, all[i].first.tile, all[i].first.order);
+        consider(all[i].second, all[i].first.tile, all[i].first.order);
     }
+    if (!have) return std::nullopt;
     const TilingExtents& e = lowered[best_lowering].extents;
     const auto sizes = tile_sizes(e, hw);  // the local search stays in the tile space
     int64_t TileSizes::*const dims[] = {&TileSizes::oh, &TileSizes::ow, &TileSizes::kb,
@@ -238,8 +324,9 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
 
 }  // namespace
 
-void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan) {
-    const Conv2dProgram program = schedule_conv2d(layer, hw, plan);
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
+                  int64_t max_instructions) {
+    const Conv2dProgram program = schedule_conv2d(layer, hw, plan, max_instructions);
     const CostPrediction cost = predict_cycles(program.insns, hw);
     plan.predicted_cycles = cost.cycles;
     plan.ideal_cycles = cost.gemm_steps;
@@ -264,7 +351,21 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
 
 Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw, bool host_rewrites) {
     validate(layer);
-    const std::optional<Conv2dPlan> best = best_plan(layer, hw, host_rewrites);
+    Refusals refused;
+    const std::optional<Conv2dPlan> best = best_plan(layer, hw, host_rewrites, refused);
+    const TensorFootprint f = tensor_footprint(layer, hw);
+    if (!best && f.total() > kMaxDramBytes) {
+        throw Error(fmt::format(
+            "layer needs more than 4 GiB of device DRAM: input {}, weights {}, output {} "
+            "bytes; split the batch or the image",
+            count_text(f.input), count_text(f.weights), count_text(f.output)));
+    }
+    if (!best && !refused.schedule_error.empty()) throw Error(refused.schedule_error);
+    if (!best && refused.fewest_instructions > 0) {
+        throw Error(fmt::format("layer needs a program of at least {} instructions; the "
+                                "planner schedules at most {}: split the batch or the image",
+                                count_text(refused.fewest_instructions), kMaxInstructions));
+    }
     if (!best) {
         // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
         // buffer. Kept so that a future ISA limit cannot fail silently.

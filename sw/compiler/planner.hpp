@@ -1,6 +1,8 @@
 // The planner: chooses, for one conv2d layer on one hardware config, the tiling plan
 // (plan.hpp) with the fewest predicted cycles (docs/tiling.md, "The planner").
 #pragma once
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "compiler/plan.hpp"
@@ -13,8 +15,10 @@ namespace accel {
 std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw);
 
 // Fills the plan's predicted_cycles, ideal_cycles, DRAM bytes and instruction count from
-// its schedule through the cost model (cost_model.hpp).
-void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan);
+// its schedule through the cost model (cost_model.hpp). Throws accel::Error as
+// schedule_conv2d does.
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
+                  int64_t max_instructions = std::numeric_limits<int64_t>::max());
 
 // Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
 // saying which buffer is short, and by how much, when not even the smallest tile fits.

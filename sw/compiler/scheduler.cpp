@@ -27,10 +27,9 @@
 namespace accel {
 namespace {
 
-uint32_t align64(uint64_t v) { return static_cast<uint32_t>((v + 63) / 64 * 64); }
-
 // The load unit inserts at most 255 padding entries per side; the host pads the rest.
 constexpr int64_t kMaxLoadPad = 255;
+int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
 
 struct Extent {  // a half-open range [begin, begin + size)
     int64_t begin = 0, size = 0;
@@ -102,8 +101,8 @@ struct BufferTrack {
 class Emitter {
 public:
     Emitter(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPlan& plan,
-            const DramLayout& dram)
-        : l_(layer), hw_(hw), plan_(plan), dram_(dram) {
+            const DramLayout& dram, int64_t max_instructions)
+        : l_(layer), hw_(hw), plan_(plan), dram_(dram), max_insns_(max_instructions) {
         inp_.init(plan.inp, hw.inp_depth);
         wgt_.init(plan.wgt, hw.wgt_depth);
         oh_n_ = layer.out_h();
@@ -133,6 +132,7 @@ private:
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
+    const int64_t max_insns_;
     int64_t oh_n_ = 0, ow_n_ = 0;
     int64_t chunks_ = 1;  // per tile; resident slots are by tile and chunk
     Conv2dProgram out_;
@@ -198,6 +198,12 @@ Conv2dProgram Emitter::run() {
         tile_first_step_.push_back(step_);
         for (size_t c = 0; c < all_chunks.size(); ++c) {
             emit_step(all_tiles[i], i, all_chunks[c], c == 0, c + 1 == all_chunks.size());
+            if (static_cast<int64_t>(out_.insns.size()) > max_insns_) {
+                throw Error(fmt::format("layer needs a program of more than {} instructions, "
+                                        "the most the planner schedules; split the batch or "
+                                        "the image",
+                                        max_insns_));
+            }
         }
         emit_drain(all_tiles[i], i);
     }
@@ -520,29 +526,42 @@ bool first_step_sliced(const TileSizes& t, int64_t kernel_cols, const HwParams& 
     return t.kb > 1 && t.s == kernel_cols && gemm >= hw.config.dram_latency_cycles + slice_beats;
 }
 
-DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
-                            const Conv2dPlan& plan) {
+TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw) {
     const Conv2dShape& s = layer.shape;
     const Conv2dParams& p = layer.params;
+    const int64_t nb = ceil_div(s.n, hw.batch), cb = ceil_div(s.c, hw.block_in);
+    const int64_t kb = ceil_div(s.k, hw.block_out);
+    const int64_t padded_h = s.h + host_pad(p.pad_top) + host_pad(p.pad_bottom);
+    const int64_t padded_w = s.w + host_pad(p.pad_left) + host_pad(p.pad_right);
+    TensorFootprint f;
+    f.input = saturating_product({nb, cb, padded_h, padded_w, hw.inp_entry_bytes});
+    f.weights = saturating_product({kb, s.r, s.s, cb, hw.wgt_entry_bytes});
+    f.params = saturating_product({kb, hw.prm_entry_bytes});
+    f.output = saturating_product(
+        {nb, kb, layer.out_h(), layer.out_w(), hw.batch, hw.block_out});
+    return f;
+}
+
+DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
+                            const Conv2dPlan& plan) {
+    const Conv2dParams& p = layer.params;
     DramLayout d;
-    d.extra_pad_top = std::max<int64_t>(0, p.pad_top - kMaxLoadPad);
-    d.extra_pad_bottom = std::max<int64_t>(0, p.pad_bottom - kMaxLoadPad);
-    d.extra_pad_left = std::max<int64_t>(0, p.pad_left - kMaxLoadPad);
-    d.extra_pad_right = std::max<int64_t>(0, p.pad_right - kMaxLoadPad);
-    d.padded_h = s.h + d.extra_pad_top + d.extra_pad_bottom;
-    d.padded_w = s.w + d.extra_pad_left + d.extra_pad_right;
+    d.extra_pad_top = host_pad(p.pad_top);
+    d.extra_pad_bottom = host_pad(p.pad_bottom);
+    d.extra_pad_left = host_pad(p.pad_left);
+    d.extra_pad_right = host_pad(p.pad_right);
+    d.padded_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
+    d.padded_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
     const int64_t max_span_w = (plan.tile.ow - 1) * p.stride_w +
                                (plan.tile.s - 1) * p.dilation_w + 1;
+    const TensorFootprint f = tensor_footprint(layer, hw);
     const uint64_t sizes[] = {
         0,  // the program: sized by schedule_conv2d
-        static_cast<uint64_t>(plan.nb * plan.cb * d.padded_h * d.padded_w * hw.inp_entry_bytes),
-        static_cast<uint64_t>(plan.kb * s.r * s.s * plan.cb * hw.wgt_entry_bytes),
-        static_cast<uint64_t>(plan.kb * hw.prm_entry_bytes),
-        static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes),
-        static_cast<uint64_t>(plan.nb * plan.kb * layer.out_h() * layer.out_w() * hw.batch *
-                              hw.block_out)};
+        static_cast<uint64_t>(f.input), static_cast<uint64_t>(f.weights),
+        static_cast<uint64_t>(f.params), static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes),
+        static_cast<uint64_t>(f.output)};
     DramRegion* regions[] = {&d.program, &d.input, &d.weights, &d.params, &d.zx_row, &d.output};
-    uint64_t at = 0;
+    uint64_t at = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
     for (size_t i = 0; i < 6; ++i) {
         if (at + sizes[i] > std::numeric_limits<uint32_t>::max()) {
             throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
@@ -551,24 +570,25 @@ DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
         }
         regions[i]->base = static_cast<uint32_t>(at);
         regions[i]->bytes = static_cast<uint32_t>(sizes[i]);
-        at = align64(at + sizes[i]);
+        at = align_dram_region(at + sizes[i], hw);
     }
     d.dram_bytes = at;
     return d;
 }
 
 Conv2dProgram schedule_conv2d(const Conv2dLayer& original, const HwParams& hw,
-                              const Conv2dPlan& plan) {
+                              const Conv2dPlan& plan, int64_t max_instructions) {
     const Conv2dLayer layer = lower_layer(original, plan.lowering);
     DramLayout layout = make_dram_layout(layer, hw, plan);
-    Conv2dProgram program = Emitter(layer, hw, plan, layout).run();
+    Conv2dProgram program = Emitter(layer, hw, plan, layout, max_instructions).run();
     program.layer = layer;
     program.lowering = plan.lowering;
     // The instructions go first in DRAM: shift every other region up behind them.
-    const uint32_t program_bytes = align64(program.insns.size() * isa::kInsnBytes);
-    if (uint64_t{layout.dram_bytes} + program_bytes > std::numeric_limits<uint32_t>::max()) {
+    const uint64_t aligned_program = align_dram_region(program.insns.size() * isa::kInsnBytes, hw);
+    if (layout.dram_bytes + aligned_program > std::numeric_limits<uint32_t>::max()) {
         throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
     }
+    const auto program_bytes = static_cast<uint32_t>(aligned_program);
     for (isa::Insn& insn : program.insns) {
         if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base += program_bytes;
         if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base += program_bytes;

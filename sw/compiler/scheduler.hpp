@@ -3,8 +3,10 @@
 // fills and reads that DRAM lives in layout.hpp.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
+#include "base/int_math.hpp"
 #include "compiler/plan.hpp"
 #include "hw/isa.hpp"
 #include "ops/conv2d.hpp"
@@ -40,6 +42,17 @@ struct Conv2dProgram {
     int64_t drain_bytes = 0;             // DRAM bytes the DRAINs write
 };
 
+// The DRAM bytes of a (lowered) layer's tensors in the layouts above, saturating at
+// INT64_MAX for extreme shapes. Their total bounds the layer's DRAM image from below:
+// the planner refuses a layer whose tensors alone pass 4 GiB before searching.
+struct TensorFootprint {
+    int64_t input = 0, weights = 0, params = 0, output = 0;
+    int64_t total() const {
+        return saturating_add(saturating_add(input, weights), saturating_add(params, output));
+    }
+};
+TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw);
+
 // For the lowered layer.
 DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
                             const Conv2dPlan& plan);
@@ -50,8 +63,10 @@ DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
 bool first_step_sliced(const TileSizes& tile, int64_t kernel_cols, const HwParams& hw);
 
 // Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the
-// layer's DRAM image would not fit 32-bit addresses.
+// layer's DRAM image would not fit 32-bit addresses, or as soon as the program passes
+// `max_instructions` (the planner's bound on the work of one candidate).
 Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
-                              const Conv2dPlan& plan);
+                              const Conv2dPlan& plan,
+                              int64_t max_instructions = std::numeric_limits<int64_t>::max());
 
 }  // namespace accel

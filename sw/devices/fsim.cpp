@@ -11,10 +11,12 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "devices/run_budget.hpp"
 #include "ops/quant.hpp"
 
 namespace accel {
@@ -67,6 +69,7 @@ int unit_of(const isa::Insn& insn) {
 struct FunctionalSim::Machine {
     FunctionalSim& sim;
     DeviceCounters c{};
+    uint64_t budget = 0, charged = 0;  // cycles (run_budget.hpp)
     std::array<InsnQueue, kUnits> queues{};
     std::array<bool, kUnits> halted{};  // after a bus error
     std::array<uint32_t, 4> tokens{};
@@ -156,6 +159,7 @@ struct FunctionalSim::Machine {
                 (t.pop_next && tokens[kPopNext[u]] == 0)) {
                 break;
             }
+            charge(u, q.front());
             if (t.pop_prev) --tokens[kPopPrev[u]];
             if (t.pop_next) --tokens[kPopNext[u]];
             progress = true;
@@ -169,6 +173,40 @@ struct FunctionalSim::Machine {
             q.pop();
         }
         return progress;
+    }
+
+    // Charges unit `u`'s next instruction the most cycles it can take, before it runs: a
+    // GEMM of 10^22 steps must be refused, not started.
+    void charge(int u, const isa::Insn& insn) {
+        const uint64_t cost = max_cycles_of(insn, sim.hw_);
+        if (cost <= budget - charged) {
+            charged += cost;
+            return;
+        }
+        static const char* const kUnitNames[] = {"LOAD", "GEMM", "DRAIN"};
+        const std::string most = cost == UINT64_MAX ? "more than 2^64" : std::to_string(cost);
+        throw DeviceError(fmt::format(
+            "fsim: cycle budget of {} exhausted: the next {} can take {} cycles, the "
+            "instructions before it {}; {}; completed {} load, {} gemm, {} drain instructions",
+            budget, kUnitNames[u], most, charged, unit_states(u), c.load_insns, c.gemm_insns,
+            c.drain_insns));
+    }
+
+    // The units' states in the words of describe_unit_states (register_file.hpp).
+    std::string unit_states(int running) const {
+        auto state = [&](int u) {
+            if (halted[u]) return "halted";
+            if (u == running) return "busy";
+            if (queues[u].empty()) return "idle";
+            const isa::Tokens t = isa::tokens_of(queues[u].front());
+            auto missing = [this](int token) { return token == kNone || tokens[token] == 0; };
+            const bool blocked = (t.pop_prev && missing(kPopPrev[u])) ||
+                                 (t.pop_next && missing(kPopNext[u]));
+            return blocked ? "waiting for a token" : "busy";
+        };
+        return fmt::format("fetch {}, load {}, compute {}, drain {}",
+                           fetch_stopped ? "idle" : "busy", state(kLoadUnit), state(kGemmUnit),
+                           state(kDrainUnit));
     }
 
     // One pass over fetch and the units. With a schedule, the order is random and each
@@ -228,6 +266,9 @@ void FunctionalSim::read_dram(uint64_t addr, std::span<uint8_t> bytes) const {
 
 DeviceCounters FunctionalSim::run(uint32_t insn_addr, uint32_t count) {
     Machine m(*this, insn_addr, count);
+    m.budget = max_cycles_ != 0
+                   ? max_cycles_
+                   : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
     m.run(schedule_seed_);
     return m.c;
 }

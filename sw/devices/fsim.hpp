@@ -31,6 +31,12 @@ public:
     // token counters start at 0. The low 6 bits of insn_addr are ignored (as by the RTL).
     DeviceCounters run(uint32_t insn_addr, uint32_t count) override;
 
+    // The cycle budget of each run (run_budget.hpp); 0, the default, derives it from the
+    // program. fsim keeps no time: it charges every instruction, before executing it, the
+    // most cycles it can take on the hardware, and a run whose charges would pass the
+    // budget throws accel::DeviceError naming the units' states.
+    void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }
+
     // How the units' instructions interleave. 0 (the default): fetch, load, compute,
     // drain in turn, each as far as it can go -- the fastest. Otherwise a pseudo-random
     // interleaving, instruction by instruction, drawn from the seed. Race-free programs
@@ -59,6 +65,7 @@ private:
     std::vector<uint32_t> acc_;  // acc_depth entries of [B][BO]; uint32 for wraparound
     std::vector<int32_t> prm_;   // prm_depth entries of bias[BO], multiplier[BO], shift[BO]
     uint32_t schedule_seed_ = 0;
+    uint64_t max_cycles_ = 0;
     std::vector<uint32_t> scratch_;  // GEMM partial sums, one per [BO][BI] lane
 };
 

@@ -20,6 +20,7 @@
 
 #include "base/error.hpp"
 #include "base/file_io.hpp"
+#include "base/text.hpp"
 
 namespace accel {
 namespace {
@@ -31,21 +32,6 @@ constexpr size_t kGrowthAxisMaxDigits = 21;           // numpy's spare room for 
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
     throw Error(fmt::format("{}: {}", name, what));
-}
-
-// Makes untrusted header text safe to quote in a one-line message.
-std::string printable(std::string_view s, size_t max_len = 80) {
-    std::string out;
-    for (const char c : s.substr(0, max_len)) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f) {
-            out += c;
-        } else {
-            out += fmt::format("\\x{:02x}", u);
-        }
-    }
-    if (s.size() > max_len) out += "...";
-    return out;
 }
 
 uint32_t load_le(std::string_view bytes, size_t at, size_t width) {
@@ -261,11 +247,6 @@ NpyDtype parse_descr(const std::string& descr, const std::string& name) {
     fail(name, fmt::format("dtype '{}' is not supported; expected int8 '|i1', int32 '<i4' or "
                            "float32 '<f4'",
                            printable(descr)));
-}
-
-std::string shape_repr(const std::vector<int64_t>& shape) {
-    if (shape.size() == 1) return fmt::format("({},)", shape[0]);
-    return fmt::format("({})", fmt::join(shape, ", "));
 }
 
 // Element count, refusing shapes no real tensor has. Zero dims are skipped in the

@@ -18,6 +18,8 @@
 
 #include "base/error.hpp"
 #include "base/file_io.hpp"
+#include "base/text.hpp"
+#include "base/yaml_document.hpp"
 #include "ops/quant.hpp"
 
 namespace accel::detail {
@@ -35,15 +37,6 @@ namespace {
 
 // A layer's tensors must stay allocatable on a workstation.
 constexpr int64_t kMaxElements = int64_t{1} << 28;
-
-std::string describe_node(const YAML::Node& n) {
-    switch (n.Type()) {
-        case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
-        case YAML::NodeType::Sequence: return "a sequence";
-        case YAML::NodeType::Map: return "a mapping";
-        default: return "nothing";
-    }
-}
 
 bool valid_name(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -78,7 +71,6 @@ private:
     [[noreturn]] void key_error(const std::string& key, const std::string& what) const {
         fail(fmt::format("key '{}': {}", key, what));
     }
-    YAML::Node load(const std::string& text) const;
     Entries entries(const YAML::Node& map, const std::string& prefix,
                     const std::vector<std::string>& required,
                     const std::vector<std::string>& optional) const;
@@ -91,23 +83,6 @@ private:
 
     std::string source_;
 };
-
-YAML::Node WorkloadParser::load(const std::string& text) const {
-    std::vector<YAML::Node> docs;
-    try {
-        docs = YAML::LoadAll(text);
-    } catch (const YAML::Exception& e) {
-        if (e.mark.is_null()) fail(fmt::format("not valid YAML: {}", e.msg));
-        fail(fmt::format("not valid YAML: line {}, column {}: {}", e.mark.line + 1,
-                         e.mark.column + 1, e.msg));
-    }
-    if (docs.size() > 1) fail(fmt::format("expected one YAML document, found {}", docs.size()));
-    if (docs.empty() || !docs[0].IsMap()) {
-        fail(fmt::format("expected a mapping at top level, got {}",
-                         docs.empty() ? "nothing" : describe_node(docs[0])));
-    }
-    return docs[0];
-}
 
 // The entries of a mapping: every `required` key once, `optional` keys at most once,
 // nothing else.
@@ -122,13 +97,13 @@ WorkloadParser::Entries WorkloadParser::entries(const YAML::Node& map, const std
     Entries out;
     for (const auto& kv : map) {
         if (!kv.first.IsScalar()) {
-            fail(fmt::format("non-string key {} in '{}'", describe_node(kv.first),
+            fail(fmt::format("non-string key {} in '{}'", describe_yaml_node(kv.first),
                              prefix.empty() ? "top level" : prefix));
         }
         const std::string& key = kv.first.Scalar();
-        if (!known(key)) fail(fmt::format("unknown key '{}'", full(key)));
+        if (!known(key)) fail(fmt::format("unknown key '{}'", printable(full(key))));
         if (!out.emplace(key, kv.second).second) {
-            fail(fmt::format("duplicate key '{}'", full(key)));
+            fail(fmt::format("duplicate key '{}'", printable(full(key))));
         }
     }
     for (const auto& key : required) {
@@ -142,29 +117,29 @@ int64_t WorkloadParser::integer(const YAML::Node& n, const std::string& key, int
                                 int64_t hi) const {
     if (!n.IsScalar() || n.Tag() == "!" ||
         (n.Tag() != "?" && n.Tag() != "tag:yaml.org,2002:int")) {
-        key_error(key, "expected an integer, got " + describe_node(n));
+        key_error(key, "expected an integer, got " + describe_yaml_node(n));
     }
     const std::string& s = n.Scalar();
     int64_t v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec == std::errc::invalid_argument || end != s.data() + s.size()) {
-        key_error(key, "expected an integer, got " + describe_node(n));
+        key_error(key, "expected an integer, got " + describe_yaml_node(n));
     }
     if (ec == std::errc::result_out_of_range || v < lo || v > hi) {
-        key_error(key, fmt::format("must be between {} and {}, got {}", lo, hi, s));
+        key_error(key, fmt::format("must be between {} and {}, got {}", lo, hi, printable(s)));
     }
     return v;
 }
 
 double WorkloadParser::real(const YAML::Node& n, const std::string& key) const {
     if (!n.IsScalar() || n.Tag() == "!") {
-        key_error(key, "expected a number, got " + describe_node(n));
+        key_error(key, "expected a number, got " + describe_yaml_node(n));
     }
     const std::string& s = n.Scalar();
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) {
-        key_error(key, "expected a number, got " + describe_node(n));
+        key_error(key, "expected a number, got " + describe_yaml_node(n));
     }
     return v;
 }
@@ -174,20 +149,21 @@ bool WorkloadParser::boolean(const YAML::Node& n, const std::string& key) const 
         if (n.Scalar() == "true") return true;
         if (n.Scalar() == "false") return false;
     }
-    key_error(key, "expected true or false, got " + describe_node(n));
+    key_error(key, "expected true or false, got " + describe_yaml_node(n));
 }
 
 // Names end up in table rows, --layers lists and JSON: keep them simple.
 std::string WorkloadParser::name(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) key_error(key, "expected a name, got " + describe_node(n));
+    if (!n.IsScalar()) key_error(key, "expected a name, got " + describe_yaml_node(n));
     if (!valid_name(n.Scalar())) {
-        key_error(key, fmt::format("must match [A-Za-z0-9_-]+, got '{}'", n.Scalar()));
+        key_error(key,
+                  fmt::format("must match [A-Za-z0-9_-]+, got '{}'", printable(n.Scalar())));
     }
     return n.Scalar();
 }
 
 WorkloadLayer WorkloadParser::layer(const YAML::Node& n, const std::string& prefix) const {
-    if (!n.IsMap()) key_error(prefix, "expected a mapping, got " + describe_node(n));
+    if (!n.IsMap()) key_error(prefix, "expected a mapping, got " + describe_yaml_node(n));
     std::vector<std::string> required = {"name"};
     for (const IntRange& r : kLayerInts) required.emplace_back(r.key);
     const std::vector<std::string> optional(std::begin(kLayerOptional), std::end(kLayerOptional));
@@ -243,7 +219,7 @@ void WorkloadParser::check_layer(const Workload& w, const WorkloadLayer& l,
 }
 
 Workload WorkloadParser::parse(const std::string& text) const {
-    const YAML::Node root = load(text);
+    const YAML::Node root = load_yaml_mapping(text, source_);
     const Entries e = entries(root, "", {"name", "layers"}, {"batch", "seed"});
     Workload w;
     w.name = name(e.at("name"), "name");
@@ -253,7 +229,8 @@ Workload WorkloadParser::parse(const std::string& text) const {
     }
     const YAML::Node& layers = e.at("layers");
     if (!layers.IsSequence() || layers.size() == 0) {
-        key_error("layers", "expected a non-empty list of layers, got " + describe_node(layers));
+        key_error("layers",
+                  "expected a non-empty list of layers, got " + describe_yaml_node(layers));
     }
     std::set<std::string> names;
     for (size_t i = 0; i < layers.size(); ++i) {
@@ -299,7 +276,9 @@ Workload parse_workload(const std::string& yaml_text, const std::string& source)
     return WorkloadParser(source).parse(yaml_text);
 }
 
-Workload load_workload(const std::string& path) { return parse_workload(read_file(path), path); }
+Workload load_workload(const std::string& path) {
+    return parse_workload(read_file(path, kMaxYamlBytes), path);
+}
 
 std::vector<std::string> builtin_workload_names() {
     std::vector<std::string> names;

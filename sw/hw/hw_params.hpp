@@ -24,6 +24,18 @@ struct HwParams {
     uint32_t inp_depth, wgt_depth, acc_depth, prm_depth;
 };
 
+// Where DRAM regions (a program, a tensor) may start: LOAD and DRAIN addresses must be
+// whole beats (docs/isa.md), and instructions are fetched from 64-byte boundaries.
+constexpr uint32_t dram_region_alignment(const HwParams& hw) {
+    return hw.beat_bytes > 64 ? hw.beat_bytes : 64;
+}
+
+// `bytes` rounded up to the next multiple of dram_region_alignment(hw).
+constexpr uint64_t align_dram_region(uint64_t bytes, const HwParams& hw) {
+    const uint64_t a = dram_region_alignment(hw);
+    return (bytes + a - 1) / a * a;
+}
+
 // Throws accel::Error, naming `source` and the key, when the config breaks a rule of
 // docs/isa.md (a depth above 65536, an entry size the AXI beat does not divide).
 // parse_hw_config applies it, so every loaded config derives.

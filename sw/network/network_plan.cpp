@@ -227,7 +227,8 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
         l.first = std::min(l.first, p < 0 ? -1 : p);
         for (int c : consumers(m, t)) l.last = std::max(l.last, c);
         if (is_model_output(m, t)) l.last = end;
-        l.bytes = (activation_bytes(nhwc_of(m.tensor(t).shape), hw) + 63) / 64 * 64;
+        l.bytes = static_cast<int64_t>(
+            align_dram_region(static_cast<uint64_t>(activation_bytes(nhwc_of(m.tensor(t).shape), hw)), hw));
     }
     std::vector<Live> all;
     for (const auto& [t, l] : live) all.push_back(l);

@@ -11,6 +11,7 @@
 #include "compiler/layout.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/scheduler.hpp"
+#include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "network/golden.hpp"
 
@@ -23,8 +24,6 @@ using network::NetworkPlan;
 using network::Placement;
 using network::Step;
 using network::Value;
-
-uint32_t align64(uint64_t v) { return static_cast<uint32_t>((v + 63) / 64 * 64); }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -45,7 +44,7 @@ struct PlacedLayer {
 // the network put that region.
 void relocate(PlacedLayer& p) {
     const DramLayout& d = p.program.layout;
-    const uint32_t program_bytes = align64(d.program.bytes);
+    const uint32_t program_bytes = d.input.base;  // the scheduler's rounded program
     auto moved = [&](uint32_t addr) -> uint32_t {
         if (addr >= d.input.base && addr < d.input.base + d.input.bytes) {
             return p.input + (addr - d.input.base);
@@ -114,22 +113,24 @@ void Runner::place(const DeviceFactory& make_device) {
                                     s.op));
         }
         p.base = static_cast<uint32_t>(at);
-        p.constant_bytes = align64(d.program.bytes) + (d.output.base - d.weights.base);
+        // The program as the scheduler rounded it (the input follows it), then weights,
+        // parameters and zx row: relocate() maps the layer's addresses onto this block.
+        p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
         p.staged = s.conv->plan.lowering.kind != LoweringKind::None;
         std::vector<uint8_t> image(d.dram_bytes, 0);
         pack_constants(s.conv->layer, hw_, p.program, s.conv->weights, s.conv->bias, image);
         std::vector<uint8_t> block(p.constant_bytes, 0);
-        std::memcpy(block.data() + align64(d.program.bytes), image.data() + d.weights.base,
+        std::memcpy(block.data() + d.input.base, image.data() + d.weights.base,
                     d.output.base - d.weights.base);
         constants.emplace_back(s.op, std::move(block));
         at += p.constant_bytes;
         if (p.staged) {
             p.input = static_cast<uint32_t>(at);
-            at += align64(d.input.bytes);
+            at += align_dram_region(d.input.bytes, hw_);
         }
         layers_[s.op] = std::move(p);
     }
-    arena_base_ = align64(at);
+    arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
     const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
     if (total > std::numeric_limits<uint32_t>::max()) {
         throw Error(fmt::format("the network needs {} bytes of device DRAM; the device "

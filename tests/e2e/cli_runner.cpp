@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,23 @@ TempDir::TempDir(const std::string& tag) {
 TempDir::~TempDir() {
     std::error_code ec;  // never throw from a destructor
     std::filesystem::remove_all(path_, ec);
+}
+
+SmallTmpfs::SmallTmpfs(size_t bytes) {
+    if (::geteuid() != 0) {
+        why_ = "mounting a tmpfs needs root";
+        return;
+    }
+    const std::string options = "size=" + std::to_string(bytes);
+    if (::mount("tmpfs", dir_.path().c_str(), "tmpfs", 0, options.c_str()) != 0) {
+        why_ = std::string("mount tmpfs: ") + std::strerror(errno);
+        return;
+    }
+    mounted_ = true;
+}
+
+SmallTmpfs::~SmallTmpfs() {
+    if (mounted_) ::umount2(dir_.path().c_str(), MNT_DETACH);
 }
 
 std::string read_bytes(const std::filesystem::path& path) {

@@ -42,6 +42,27 @@ private:
     std::filesystem::path path_;
 };
 
+// A tmpfs of `bytes` mounted on a fresh directory, to fill a disk on purpose; unmounted
+// and removed on destruction. Mounting needs root: when it fails, mounted() is false
+// and why() says why (tests skip then).
+class SmallTmpfs {
+public:
+    explicit SmallTmpfs(size_t bytes);
+    ~SmallTmpfs();
+    SmallTmpfs(const SmallTmpfs&) = delete;
+    SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+
+    bool mounted() const { return mounted_; }
+    const std::string& why() const { return why_; }
+    std::string file(const std::string& name) const { return dir_.file(name); }
+    const std::filesystem::path& path() const { return dir_.path(); }
+
+private:
+    TempDir dir_{"tmpfs"};
+    bool mounted_ = false;
+    std::string why_;
+};
+
 // Whole-file helpers (binary). read_bytes throws std::runtime_error if unreadable.
 std::string read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::string& bytes);

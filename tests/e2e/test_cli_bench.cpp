@@ -284,6 +284,10 @@ const std::vector<BadCase> kBadCases = {
     {"JsonInMissingDir", "", {"--workload", "$D/w.yaml", "--json", "$D/no/dir/o.json"},
      {"--json", "o.json"}},
     {"BadHw", "", usual({"--hw", "$D/w.yaml"}), {"w.yaml", "key"}},
+    {"EmptyHw", "", usual({"--hw", ""}), {"--hw: empty value"}},
+    {"TimelineIsTheJsonSpelledDifferently", "",
+     {"--workload", "$D/w.yaml", "--json", "$D/j.json", "--timeline", "T1", "$D/./j.json"},
+     {"--timeline", "--json"}},
     {"UnknownOption", "", usual({"--layer", "T1"}), {"--layer"}},
     {"StrayArgument", "", usual({"T1"}), {"T1"}},
 };

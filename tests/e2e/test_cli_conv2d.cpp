@@ -480,6 +480,21 @@ const std::vector<BadCase> kBadCases = {
      .expect = {"no_such_dir"}},
     {.name = "ReportInNonexistentDirectory", .set = {{"--report", "$D/no_such_dir/R.json"}},
      .expect = {"--report", "no_such_dir"}},
+    {.name = "ReportIsTheOutputSpelledDifferently", .set = {{"--report", "$D/./Y.npy"}},
+     .expect = {"--report", "--output"}},
+    {.name = "TraceIsTheReportSpelledDifferently",
+     .set = {{"--backend", "verilator"}, {"--report", "$D/T.fst"}, {"--trace", "$D/./T.fst"}},
+     .expect = {"--trace", "--report"}},
+    {.name = "OutputIsTheInputSpelledDifferently", .set = {{"--output", "$D/./X.npy"}},
+     .expect = {"--output", "input"}},
+    // empty values are not absent options
+    {.name = "EmptyActMin", .tail = {"--act-min", ""}, .expect = {"--act-min: empty value"}},
+    {.name = "EmptyHw", .tail = {"--hw", ""}, .expect = {"--hw: empty value"}},
+    {.name = "EmptyBias", .drop = {"--bias"}, .tail = {"--bias", ""},
+     .expect = {"--bias: empty value"}},
+    {.name = "EmptyReport", .tail = {"--report", ""}, .expect = {"--report: empty value"}},
+    // shapes as Python prints them
+    {.name = "BiasRank1WrongLength", .set = {{"--bias", "$D/B_len3.npy"}}, .expect = {"(3,)"}},
 };
 
 class BadConv2dInput : public CliTest, public ::testing::WithParamInterface<BadCase> {

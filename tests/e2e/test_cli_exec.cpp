@@ -3,8 +3,11 @@
 // (run here in-process as the model); deliberately corrupted streams exit 3 on both
 // devices with the error named and no output written -- never a hang; bad usage exits 2.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -252,6 +255,11 @@ TEST_F(CliExec, BadUsageExitsTwoWithOneErrorLine) {
         {"exec", "--dram", in, "--insn-addr", addr, "--insn-count", count, "--dram-size", "64"},
         {"exec", "--dram", dir_.file("missing.bin"), "--insn-addr", addr, "--insn-count", count},
         {"exec", "--dram", in, "--insn-addr", addr, "--insn-count", count, "stray"},
+        {"exec", "--dram", in, "--insn-addr", addr, "--insn-count", count, "--max-cycles", "0"},
+        // one file spelled two ways
+        {"exec", "--dram", in, "--insn-addr", addr, "--insn-count", count, "--dump",
+         dir_.file("d.bin"), "--counters", (dir_.path() / "." / "d.bin").string()},
+        {"exec", "--dram", in, "--insn-addr", addr, "--insn-count", count, "--hw", ""},
     };
     const std::string before = accel::e2e::read_bytes(in);
     for (const auto& c : cases) {
@@ -262,6 +270,40 @@ TEST_F(CliExec, BadUsageExitsTwoWithOneErrorLine) {
     }
     EXPECT_EQ(accel::e2e::read_bytes(in), before);
     EXPECT_FALSE(fs::exists(dir_.file("t.fst")));
+    EXPECT_FALSE(fs::exists(dir_.file("d.bin")));
+}
+
+// The dump fits the disk, the counters do not: neither may be left behind.
+TEST_F(CliExec, DumpAndCountersAppearTogetherOrNotAtAll) {
+    accel::e2e::SmallTmpfs disk(8192);  // two pages: a 5000-byte dump fills it
+    if (!disk.mounted()) GTEST_SKIP() << disk.why();
+    const Program p = good_program(config("default"));
+    const std::string in = put("image.bin", p.bytes());
+    std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
+    a.insert(a.end(), {"--dram-size", "5000", "--dump", disk.file("d.bin"), "--counters",
+                       disk.file("c.json")});
+    const RunResult r = run_accel(a);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_NE(r.err.find("c.json"), std::string::npos) << describe(r);
+    EXPECT_TRUE(fs::is_empty(disk.path())) << "a file was left behind";
+}
+
+// As root, writing over a device node would replace it.
+TEST_F(CliExec, ADeviceNodeIsNeverReplaced) {
+    const std::string node = dir_.file("null");
+    if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+        GTEST_SKIP() << "mknod: " << std::strerror(errno) << " (needs root)";
+    }
+    const Program p = good_program(config("default"));
+    const std::string in = put("image.bin", p.bytes());
+    for (const char* option : {"--dump", "--counters"}) {
+        std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
+        a.insert(a.end(), {option, node});
+        const RunResult r = run_accel(a);
+        EXPECT_EQ(r.exit_code, 2) << describe(r);
+        EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << describe(r);
+        EXPECT_TRUE(fs::is_character_file(node)) << "the device node was replaced";
+    }
 }
 
 TEST_F(CliExec, HexAddressesAndALargerDramWork) {
@@ -277,11 +319,73 @@ TEST_F(CliExec, HexAddressesAndALargerDramWork) {
     EXPECT_EQ(accel::e2e::read_bytes(dir_.file("d.bin")).size(), p.image.size() + 4096);
 }
 
+// Legal programs that would run for ages while making progress all the time, which no
+// watchdog of stalls catches: one GEMM of 64 x 65535^3 x 255^2 steps over one ACC entry,
+// or one DRAIN of 64 x 65535^2 entries onto one DRAM address.
+Program endless_program(bool gemm) {
+    using namespace accel::isa;
+    Program p;
+    p.image.assign(4096, 0);
+    p.insn_addr = 1024;
+    if (gemm) {
+        p.insns = {Gemm{.init = true, .n_kb = 64, .n_oy = 65535, .n_ox = 65535, .n_r = 255,
+                        .n_s = 255, .n_cb = 65535},
+                   Finish{}};
+    } else {
+        p.insns = {Drain{.n_kb = 64, .n_y = 65535, .n_x = 65535, .dram_base = 0}, Finish{}};
+    }
+    return p;
+}
+
+TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
+    for (const bool gemm : {true, false}) {
+        const Program p = endless_program(gemm);
+        const std::string unit = gemm ? "compute busy" : "drain busy";
+        const std::string in = put(gemm ? "gemm.bin" : "drain.bin", p.bytes());
+        // fsim charges each instruction the most cycles it can take before running it:
+        // the default budget (at most 2^32 cycles) refuses these at once.
+        for (const std::vector<std::string>& budget :
+             {std::vector<std::string>{}, std::vector<std::string>{"--max-cycles", "5000"}}) {
+            std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
+            a.insert(a.end(), budget.begin(), budget.end());
+            a.insert(a.end(), {"--dump", dir_.file("dump.bin")});
+            const RunResult r = accel::e2e::run_program(ACCEL_BIN, a, 20.0);
+            EXPECT_EQ(r.exit_code, 3) << describe(r);
+            EXPECT_TRUE(r.err.starts_with("error: device failure: fsim: cycle budget"))
+                << describe(r);
+            EXPECT_NE(r.err.find(unit), std::string::npos) << describe(r);
+            EXPECT_FALSE(fs::exists(dir_.file("dump.bin")));
+        }
+        // The RTL runs until the budget is spent.
+        std::vector<std::string> a = args(in, p, "default", "verilator", p.count());
+        a.insert(a.end(), {"--max-cycles", "20000", "--counters", dir_.file("c.json")});
+        const RunResult r = accel::e2e::run_program(ACCEL_BIN, a, 60.0);
+        EXPECT_EQ(r.exit_code, 3) << describe(r);
+        EXPECT_TRUE(r.err.starts_with("error: device failure: verilator:default: cycle budget "
+                                      "of 20000 exhausted"))
+            << describe(r);
+        EXPECT_NE(r.err.find(unit), std::string::npos) << describe(r);
+        EXPECT_FALSE(fs::exists(dir_.file("c.json")));
+    }
+}
+
+TEST_F(CliExec, AGenerousBudgetLetsTheProgramFinish) {
+    const Program p = good_program(config("default"));
+    const std::string in = put("image.bin", p.bytes());
+    for (const char* backend : {"fsim", "verilator"}) {
+        std::vector<std::string> a = args(in, p, "default", backend, p.count());
+        a.insert(a.end(), {"--max-cycles", "1000000"});
+        const RunResult r = run_accel(a);
+        EXPECT_EQ(r.exit_code, 0) << backend << describe(r);
+    }
+}
+
 TEST(CliExecHelp, ListsEveryOption) {
     const RunResult r = run_accel({"exec", "--help"});
     ASSERT_EQ(r.exit_code, 0) << describe(r);
     for (const char* opt : {"--dram", "--insn-addr", "--insn-count", "--dram-size", "--hw",
-                            "--backend", "--dump", "--counters", "--trace", "--watchdog"})
+                            "--backend", "--dump", "--counters", "--trace", "--watchdog",
+                            "--max-cycles"})
         EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
     const RunResult top = run_accel({"--help"});
     EXPECT_NE(top.out.find("exec"), std::string::npos) << describe(top);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -202,6 +203,38 @@ TEST(HwConfig, RejectsBadYaml) {
     EXPECT_TRUE(rejected_with("core: [1, 2\n", "not valid YAML"));
     EXPECT_TRUE(rejected_with("a: b: c\n", "not valid YAML"));
     EXPECT_TRUE(rejected_with(kValid + "---\n" + kValid, "expected one YAML document"));
+}
+
+// A binary file given as a config must not put its bytes on the terminal raw.
+TEST(HwConfig, ErrorsEscapeControlBytesOfTheFile) {
+    const std::string cases[] = {
+        "abc\x07\x1b[2Jdef\n",                          // a scalar at top level
+        with("name: test", "name: te\x1b[31mst"),         // a value
+        with("clock_mhz: 100", "clock_mhz: 100\nfr\x01ob: 1"),  // a key
+    };
+    for (const std::string& yaml : cases) {
+        const std::string msg = error_of(yaml);
+        EXPECT_TRUE(msg.rfind("test.yaml: ", 0) == 0) << msg;
+        EXPECT_TRUE(std::none_of(msg.begin(), msg.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+            << msg;
+        EXPECT_NE(msg.find("\\x"), std::string::npos) << msg;
+    }
+}
+
+// Text that yaml-cpp 0.7's LoadAll never returns from (it appends empty documents until
+// memory runs out) is rejected at once. The CLI runs these under a memory limit too
+// (tests/e2e/test_cli_limits.cpp).
+TEST(HwConfig, RejectsACommaWhereADocumentShouldStart) {
+    EXPECT_TRUE(rejected_with(",", "line 1, column 1: unexpected ','"));
+    EXPECT_TRUE(rejected_with("[a], b", "unexpected ','"));
+    EXPECT_TRUE(rejected_with(kValid + ",\n", "not valid YAML"));
+    EXPECT_TRUE(rejected_with("--- ,", "unexpected ','"));
+}
+
+// Configs are a few hundred bytes; a huge file is refused before it is parsed.
+TEST(HwConfig, RejectsHugeText) {
+    EXPECT_TRUE(rejected_with(kValid + "#" + std::string(2 << 20, 'x') + "\n", "bytes"));
 }
 
 TEST(HwConfig, RejectsTopLevelThatIsNotAMapping) {

@@ -1,6 +1,10 @@
 // Layer figures worked out by hand: MACs, compulsory DRAM bytes, roofline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "compiler/metrics.hpp"
 #include "hw/hw_config.hpp"
 
@@ -41,6 +45,47 @@ TEST(Metrics, ResNet18C2OnDefaultConfig) {
     EXPECT_EQ(b.output, 200704);
     EXPECT_EQ(roofline_cycles(l, hw), 451584);  // compute bound: 115605504 / 256
     EXPECT_EQ(direct_gemm_cycles(l, hw), 451584);  // 56*56*9 * 4 * 4
+}
+
+// The rows and columns read, against marking every tap of every output one by one.
+TEST(Metrics, InputElementsReadAgreesWithEveryTapMarked) {
+    std::mt19937 rng(3);
+    auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    for (int i = 0; i < 3000; ++i) {
+        Conv2dLayer l = layer(draw(1, 30), 1, 1, draw(1, 9), draw(1, 5), draw(0, 6));
+        l.shape.w = draw(1, 30);
+        l.shape.s = draw(1, 9);
+        l.params.stride_w = draw(1, 5);
+        l.params.dilation_h = draw(1, 4);
+        l.params.dilation_w = draw(1, 4);
+        l.params.pad_left = draw(0, 6);
+        if (l.out_h() < 1 || l.out_w() < 1) continue;
+        auto marked = [](int64_t in, int64_t out, int64_t kernel, int stride, int pad,
+                         int dilation) {
+            std::vector<bool> read(static_cast<size_t>(in), false);
+            for (int64_t o = 0; o < out; ++o)
+                for (int64_t t = 0; t < kernel; ++t) {
+                    const int64_t at = o * stride - pad + t * dilation;
+                    if (at >= 0 && at < in) read[static_cast<size_t>(at)] = true;
+                }
+            return static_cast<int64_t>(std::count(read.begin(), read.end(), true));
+        };
+        const Conv2dParams& p = l.params;
+        const int64_t want =
+            marked(l.shape.h, l.out_h(), l.shape.r, p.stride_h, p.pad_top, p.dilation_h) *
+            marked(l.shape.w, l.out_w(), l.shape.s, p.stride_w, p.pad_left, p.dilation_w);
+        ASSERT_EQ(input_elements_read(l), want) << "case " << i;
+    }
+}
+
+// A wide image under a wide kernel is counted in a moment, not out x kernel steps.
+TEST(Metrics, WideKernelOverAWideImage) {
+    Conv2dLayer l = layer(80, 3, 6, 9, 1, 0);
+    l.shape.w = 265199;
+    l.shape.s = 2431;
+    l.params.stride_h = 2;
+    l.params.dilation_w = 2;
+    EXPECT_EQ(input_elements_read(l), 79 * 265199 * 3);  // every column, the rows but the last
 }
 
 TEST(Metrics, MemoryBoundLayerRoofline) {

@@ -202,6 +202,24 @@ TEST(Npy, EncodeRejectsTensorWhoseDataDoesNotMatchShape) {
     EXPECT_THROW(accel::encode_npy(t), std::invalid_argument);
 }
 
+// A product of dimensions that wraps int64 would size a tensor wrongly (2^72 wraps to 0).
+TEST(TensorShape, ElementCountRefusesOverflowAndNegativeDimensions) {
+    EXPECT_EQ(TensorI8::element_count({2, 3, 4}), 24u);
+    EXPECT_EQ(TensorI8::element_count({}), 1u);
+    EXPECT_EQ(TensorI8::element_count({0, int64_t{1} << 62, 4}), 0u);
+    EXPECT_THROW(TensorI8::element_count({1 << 24, 1 << 24, 1 << 24}), accel::Error);
+    EXPECT_THROW(TensorI8::element_count({int64_t{1} << 62, 4}), accel::Error);
+    EXPECT_THROW(TensorI8::element_count({3, -2}), accel::Error);
+    EXPECT_THROW(TensorI8(std::vector<int64_t>{1 << 24, 1 << 24, 1 << 24}), accel::Error);
+}
+
+// Messages print shapes as Python does.
+TEST(TensorShape, ReprIsPythons) {
+    EXPECT_EQ(accel::shape_repr({108}), "(108,)");
+    EXPECT_EQ(accel::shape_repr({1, 5, 5, 3}), "(1, 5, 5, 3)");
+    EXPECT_EQ(accel::shape_repr({}), "()");
+}
+
 // ---- other valid headers -------------------------------------------------------------
 
 TEST(Npy, ReadsVersion2And3Headers) {

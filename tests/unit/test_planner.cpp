@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "base/error.hpp"
@@ -155,6 +156,77 @@ TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
     const Conv2dPlan plan = plan_conv2d(l, hw);
     EXPECT_LE(plan.acc.used_bytes(), 256 * 1024);
     EXPECT_TRUE(plan_fits(plan));
+}
+
+// Beats wider than an instruction (512- and 1024-bit AXI): every LOAD and DRAIN address
+// must still be a whole beat, so DRAM regions start at beat multiples, not 64 bytes.
+TEST(Planner, WideBusesPutEveryDramRegionOnABeat) {
+    std::mt19937 rng(7);
+    for (const int bits : {512, 1024}) {
+        HwConfig c = default_hw_config();
+        c.name = "wide";
+        c.block_in = c.block_out = 128;
+        c.input_kib = 1024;
+        c.weight_kib = 16384;
+        c.acc_kib = 1024;
+        c.axi_data_bits = bits;
+        const HwParams hw = derive_params(c);
+        for (int i = 0; i < 60; ++i) {
+            const testing::LayerCase lc = testing::random_layer(rng, testing::LayerLimits{});
+            const Conv2dPlan plan = plan_conv2d(lc.layer, hw);
+            const Conv2dProgram prog = schedule_conv2d(lc.layer, hw, plan);
+            for (const DramRegion& r : {prog.layout.input, prog.layout.weights,
+                                        prog.layout.params, prog.layout.zx_row,
+                                        prog.layout.output}) {
+                ASSERT_EQ(r.base % hw.beat_bytes, 0u) << bits << "-bit bus, case " << i;
+            }
+            check_program(prog.layer, hw, plan, prog);
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+Conv2dLayer layer_of(const Conv2dShape& shape) {
+    Conv2dLayer l;
+    l.shape = shape;
+    l.params.multiplier.assign(static_cast<size_t>(shape.k), 1 << 30);
+    l.params.shift.assign(static_cast<size_t>(shape.k), 0);
+    return l;
+}
+
+// Layers that pass validate() but whose tensors alone pass the 4 GiB of DRAM the ISA
+// addresses are refused before any search (which took minutes on such extents), with
+// the sizes named.
+TEST(Planner, LayersBeyondTheDramAreRefusedBeforeSearching) {
+    const HwParams hw = derive_params(default_hw_config());
+    for (const Conv2dShape& shape :
+         {Conv2dShape{1, 65536, 65536, 65536, 65536, 65536, 65536},
+          Conv2dShape{1, 4096, 4096, 1 << 24, 1 << 24, 4096, 4096},
+          Conv2dShape{1 << 24, 1 << 24, 1 << 24, 1 << 24, 1 << 24, 1, 1}}) {
+        try {
+            plan_conv2d(layer_of(shape), hw);
+            ADD_FAILURE() << "planned a layer of " << shape.h << "x" << shape.w;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("more than 4 GiB of device DRAM"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+// A layer that fits the DRAM but whose every program is enormous is refused with the
+// instruction count, not scheduled for minutes.
+TEST(Planner, LayersWithEnormousProgramsAreRefused) {
+    const HwParams hw = derive_params(default_hw_config());
+    Conv2dLayer l = layer_of({15, 4, 7440, 3995, 3903, 2, 2});
+    l.params.stride_h = l.params.stride_w = 7;
+    l.params.pad_top = l.params.pad_bottom = l.params.pad_left = l.params.pad_right = 3;
+    try {
+        const Conv2dPlan p = plan_conv2d(l, hw);
+        ADD_FAILURE() << "planned " << p.instructions << " instructions";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("instructions"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -212,6 +212,15 @@ TEST(Workload, RejectsBadValues) {
         "2^28 elements"));
 }
 
+// Shared with the hardware config (base/yaml_document.hpp): file bytes are escaped, and
+// text that yaml-cpp 0.7's LoadAll never returns from is rejected at once.
+TEST(Workload, RejectsHostileTextWithoutEchoingIt) {
+    const std::string msg = error_of(with("name: mini", "name: mi\x1b[2Jni"));
+    EXPECT_NE(msg.find("mi\\x1b[2Jni"), std::string::npos) << msg;
+    EXPECT_TRUE(rejected_with(",", "unexpected ','"));
+    EXPECT_TRUE(rejected_with("{a: 1}, b", "unexpected ','"));
+}
+
 TEST(Workload, MissingFileNamesIt) {
     try {
         accel::load_workload("/nonexistent/w.yaml");

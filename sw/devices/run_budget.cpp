@@ -1,0 +1,120 @@
+#include "devices/run_budget.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <span>
+#include <variant>
+#include <vector>
+
+namespace accel {
+namespace {
+
+constexpr uint64_t kHuge = std::numeric_limits<uint64_t>::max();
+
+uint64_t add(uint64_t a, uint64_t b) { return a > kHuge - b ? kHuge : a + b; }
+uint64_t mul(uint64_t a, uint64_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+constexpr uint64_t kFixed = 32;       // an instruction's start, pipeline and tokens
+constexpr uint64_t kBurstFixed = 8;   // a burst's address handshake and response
+constexpr uint64_t kMaxBurstBeats = 16;
+constexpr uint64_t kPageBytes = 4096; // bursts never cross a 4 KiB boundary
+
+uint32_t entry_bytes(isa::Buffer b, const HwParams& hw) {
+    switch (b) {
+        case isa::Buffer::Inp: return hw.inp_entry_bytes;
+        case isa::Buffer::Wgt: return hw.wgt_entry_bytes;
+        case isa::Buffer::Prm: return hw.prm_entry_bytes;
+    }
+    return hw.wgt_entry_bytes;
+}
+
+uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
+    const uint64_t beat = hw.beat_bytes, latency = hw.config.dram_latency_cycles;
+    const uint64_t row_bytes = uint64_t{l.x_size} * entry_bytes(l.buffer, hw);
+    const uint64_t row_beats = ceil_div(row_bytes, beat);
+    const uint64_t bursts = ceil_div(row_beats, kMaxBurstBeats) + row_bytes / kPageBytes + 1;
+    const uint64_t per_row = row_beats + bursts * (latency + kBurstFixed);
+    const uint64_t rows = uint64_t{l.z_size} * l.y_size;
+    const uint64_t entries =  // written one a cycle, padding included
+        mul(mul(l.z_size, uint64_t{l.pad_top} + l.y_size + l.pad_bottom),
+            uint64_t{l.pad_left} + l.x_size + l.pad_right);
+    return add(add(mul(rows, per_row), entries), kFixed);
+}
+
+uint64_t gemm_cycles(const isa::Gemm& g) {
+    const uint64_t outputs = mul(mul(g.n_kb, g.n_oy), g.n_ox);
+    const uint64_t steps = mul(mul(mul(outputs, g.n_r), g.n_s), g.n_cb);
+    return add(add(steps, outputs), kFixed);  // a step a cycle, a bubble per ACC entry
+}
+
+uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
+    // Each image's entry is its own burst in the worst case.
+    const uint64_t beats = ceil_div(hw.block_out, hw.beat_bytes);
+    const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
+    const uint64_t images = mul(mul(mul(d.n_kb, d.n_y), d.n_x), hw.batch);
+    return add(mul(images, per_image), kFixed);
+}
+
+uint64_t fetch_cycles(const HwParams& hw) {
+    return ceil_div(isa::kInsnBytes, hw.beat_bytes) + hw.config.dram_latency_cycles +
+           kBurstFixed;
+}
+
+}  // namespace
+
+uint64_t max_cycles_of(const isa::Insn& insn, const HwParams& hw) {
+    if (const auto* l = std::get_if<isa::Load>(&insn)) return load_cycles(*l, hw);
+    if (const auto* g = std::get_if<isa::Gemm>(&insn)) return gemm_cycles(*g);
+    if (const auto* d = std::get_if<isa::Drain>(&insn)) return drain_cycles(*d, hw);
+    return kFixed;
+}
+
+namespace {
+
+// Reads DRAM bytes [addr, addr + out.size()), all inside the DRAM.
+using DramReader = std::function<void(uint64_t addr, std::span<uint8_t> out)>;
+
+uint64_t sum_over_program(const DramReader& read, uint64_t dram_bytes, uint32_t insn_addr,
+                          uint32_t count, const HwParams& hw) {
+    // Read as fetch does: from the 64-byte aligned address, up to the end of the DRAM.
+    const uint64_t first = insn_addr & ~uint32_t{isa::kInsnBytes - 1};
+    const uint64_t fits = first < dram_bytes ? (dram_bytes - first) / isa::kInsnBytes : 0;
+    const uint64_t n = std::min<uint64_t>(count, fits);
+    constexpr uint64_t kChunk = 1024;  // instructions read at once
+    std::vector<uint8_t> words;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        if (i % kChunk == 0) {
+            words.resize(std::min(kChunk, n - i) * isa::kInsnBytes);
+            read(first + i * isa::kInsnBytes, words);
+        }
+        const std::span<const uint8_t, isa::kInsnBytes> word(
+            &words[(i % kChunk) * isa::kInsnBytes], isa::kInsnBytes);
+        const isa::Decoded d = isa::decode(word, hw);
+        if (d.error != isa::ErrorCode::Ok || std::holds_alternative<isa::Finish>(d.insn)) break;
+        sum = add(sum, add(max_cycles_of(d.insn, hw), fetch_cycles(hw)));
+    }
+    return sum;
+}
+
+}  // namespace
+
+uint64_t program_max_cycles(const Device& device, uint32_t insn_addr, uint32_t count) {
+    return sum_over_program(
+        [&device](uint64_t addr, std::span<uint8_t> out) { device.read_dram(addr, out); },
+        device.dram_bytes(), insn_addr, count, device.params());
+}
+
+uint64_t program_max_cycles(std::span<const uint8_t> image, uint32_t insn_addr,
+                            uint32_t count, const HwParams& hw) {
+    // Past the image the DRAM holds zeros, which fetch rejects: the image is enough.
+    return sum_over_program(
+        [image](uint64_t addr, std::span<uint8_t> out) {
+            std::copy_n(image.begin() + static_cast<ptrdiff_t>(addr), out.size(), out.begin());
+        },
+        image.size(), insn_addr, count, hw);
+}
+
+}  // namespace accel

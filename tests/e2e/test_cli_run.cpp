@@ -1,0 +1,55 @@
+// End-to-end tests of `accel run` on inputs it must refuse, and of `accel --version`
+// (docs/cli.md). Whole models against TFLite are in tests/models/.
+#include <algorithm>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+
+namespace accel::e2e {
+namespace {
+
+void expect_one_error_line(const RunResult& r, const std::string& phrase) {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(phrase), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliVersion, NamesTheVersionRevisionAndEveryBuiltConfig) {
+    const RunResult r = run_accel({"--version"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^accel \d+\.\d+\.\d+ \(git [0-9a-f]+|unknown\))")))
+        << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(default \(sha256 [0-9a-f]{12}\))"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(tiny \(sha256 [0-9a-f]{12}\))"))) << r.out;
+}
+
+TEST(CliRun, RefusesBadInvocationsWithOneLine) {
+    TempDir dir("run");
+    expect_one_error_line(run_accel({"run"}), "no model given");
+    expect_one_error_line(run_accel({"run", dir.file("missing.tflite"), "--backend", "ref"}),
+                          "missing.tflite");
+    write_bytes(dir.file("garbage.tflite"), std::string(64, 'x'));
+    expect_one_error_line(run_accel({"run", dir.file("garbage.tflite"), "--backend", "ref"}),
+                          "not a valid TFLite flatbuffer");
+    expect_one_error_line(
+        run_accel({"run", dir.file("garbage.tflite"), "--backend", "gpu"}), "--backend gpu");
+    expect_one_error_line(
+        run_accel({"run", dir.file("garbage.tflite"), "--backend", "ref", "--check"}),
+        "--check");
+    // An output may not overwrite the model, however it is spelled.
+    expect_one_error_line(run_accel({"run", dir.file("garbage.tflite"), "--backend", "fsim",
+                                     "--output", dir.path().string() + "/./garbage.tflite"}),
+                          "is also an input");
+    expect_one_error_line(run_accel({"run", dir.file("garbage.tflite"), "--backend", "fsim",
+                                     "--output", dir.file("y.npy"), "--report",
+                                     dir.path().string() + "/./y.npy"}),
+                          "same file");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("y.npy")));
+}
+
+}  // namespace
+}  // namespace accel::e2e
