@@ -133,6 +133,20 @@ std::string resolved(const std::string& path) {
 
 }  // namespace
 
+void check_backend_choice(const std::string& backend, bool check, bool trace) {
+    if (backend != "ref" && backend != "fsim" && backend != "verilator") {
+        throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
+                                backend));
+    }
+    if (backend == "ref" && check) {
+        throw Error("--check: compares a device with the golden reference; with --backend ref "
+                    "there is nothing to compare");
+    }
+    if (trace && backend != "verilator") {
+        throw Error("--trace: only the verilator backend writes waveforms");
+    }
+}
+
 void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
                         const std::vector<std::string>& inputs) {
     namespace fs = std::filesystem;

@@ -32,6 +32,10 @@ std::vector<int64_t> parse_int_list(const std::string& option, const std::string
 void set_geometry(const std::string& stride, const std::string& pad,
                   const std::string& dilation, Conv2dParams& p);
 
+// --backend verilator|fsim|ref with --check (a device only) and --trace (verilator only),
+// as conv2d and run take them.
+void check_backend_choice(const std::string& backend, bool check, bool trace);
+
 // The output files of one command, as (option, path): each must be a new path or a
 // regular file in a writable directory, and none may be an input or another output.
 // Paths are compared as the files they name (./y.npy is y.npy, even before it exists).

@@ -193,17 +193,7 @@ void check_backend(Conv2dArgs& a) {
         return;
     }
     if (a.backend.empty()) a.backend = "verilator";
-    if (a.backend != "ref" && a.backend != "fsim" && a.backend != "verilator") {
-        throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
-                                a.backend));
-    }
-    if (a.backend == "ref" && a.check) {
-        throw Error("--check: compares a device with the golden reference; with --backend ref "
-                    "there is nothing to compare");
-    }
-    if (!a.trace.empty() && a.backend != "verilator") {
-        throw Error("--trace: only the verilator backend writes waveforms");
-    }
+    check_backend_choice(a.backend, a.check, !a.trace.empty());
 }
 
 // Outputs must never replace an input, nor each other, nor anything but a regular file.

@@ -72,17 +72,7 @@ std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", f
 
 void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
-    if (a.backend != "ref" && a.backend != "fsim" && a.backend != "verilator") {
-        throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref",
-                                a.backend));
-    }
-    if (a.backend == "ref" && a.check) {
-        throw Error("--check: compares a device with the golden reference; with --backend ref "
-                    "there is nothing to compare");
-    }
-    if (!a.trace.empty() && a.backend != "verilator") {
-        throw Error("--trace: only the verilator backend writes waveforms");
-    }
+    check_backend_choice(a.backend, a.check, !a.trace.empty());
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
