@@ -28,7 +28,6 @@ namespace accel {
 namespace {
 
 // The load unit inserts at most 255 padding entries per side; the host pads the rest.
-constexpr int64_t kMaxLoadPad = 255;
 int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
 
 struct Extent {  // a half-open range [begin, begin + size)

@@ -13,6 +13,10 @@
 
 namespace accel {
 
+// Rows or columns of padding one LOAD inserts (its 8-bit pad fields, docs/isa.md); the
+// host pads a layer's input beyond that.
+constexpr int64_t kMaxLoadPad = 255;
+
 struct DramRegion {
     uint32_t base = 0;
     uint32_t bytes = 0;

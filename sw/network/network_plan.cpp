@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "compiler/layout.hpp"
 #include "compiler/planner.hpp"
+#include "compiler/scheduler.hpp"
 #include "network/tflite_ops.hpp"
 
 namespace accel::network {
@@ -58,9 +59,8 @@ std::optional<FoldedPad> foldable_pad(const Model& m, int tensor, int conv_op) {
     const Operator& pad = m.operators[static_cast<size_t>(p)];
     const std::vector<int64_t> pads = pad_amounts(m, pad);  // [dims][2]
     if (pads.size() != 8 || pads[0] || pads[1] || pads[6] || pads[7]) return std::nullopt;
-    constexpr int64_t kMaxFold = 255;  // what one LOAD pads (compiler: kMaxLoadPad)
     for (size_t i = 2; i < 6; ++i) {
-        if (pads[i] > kMaxFold) return std::nullopt;
+        if (pads[i] > kMaxLoadPad) return std::nullopt;  // the load unit could not insert it
     }
     return FoldedPad{pad.inputs[0], pads[2], pads[3], pads[4], pads[5]};
 }
