@@ -55,10 +55,12 @@ CompulsoryBytes compulsory_bytes(const Conv2dLayer& layer) {
     return b;
 }
 
+int64_t roofline_cycles(int64_t macs, int64_t compulsory_bytes, const HwConfig& hw) {
+    return std::max(ceil_div(macs, hw.pes()), ceil_div(compulsory_bytes, hw.bus_bytes_per_cycle()));
+}
+
 int64_t roofline_cycles(const Conv2dLayer& layer, const HwConfig& hw) {
-    const int64_t compute = ceil_div(layer.macs(), hw.pes());
-    const int64_t memory = ceil_div(compulsory_bytes(layer).total(), hw.bus_bytes_per_cycle());
-    return std::max(compute, memory);
+    return roofline_cycles(layer.macs(), compulsory_bytes(layer).total(), hw);
 }
 
 int64_t direct_gemm_cycles(const Conv2dLayer& layer, const HwConfig& hw) {

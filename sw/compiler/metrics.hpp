@@ -22,6 +22,7 @@ struct CompulsoryBytes {
 CompulsoryBytes compulsory_bytes(const Conv2dLayer& layer);
 
 // max(ceil(MACs / PEs), ceil(compulsory bytes / bus bytes per cycle)).
+int64_t roofline_cycles(int64_t macs, int64_t compulsory_bytes, const HwConfig& hw);
 int64_t roofline_cycles(const Conv2dLayer& layer, const HwConfig& hw);
 
 // GEMM issue cycles of the direct blocking (no tap packing), if the core never stalled:

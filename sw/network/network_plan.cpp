@@ -98,35 +98,36 @@ int64_t allocate(std::vector<Live> live, std::map<int, ArenaSlot>& arena) {
 
 }  // namespace
 
-ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
+namespace {
+
+// What a CONV_2D and a DEPTHWISE_CONV_2D share as conv2d layers: the input read (through
+// a folded PAD), the window, the zero points, the requantization and the activation.
+// The caller sets the channels, weights and bias.
+ConvLayer window_layer(const Model& m, const Operator& op, bool fold) {
     ConvLayer c;
     c.input = op.inputs[0];
-    int64_t extra_top = 0, extra_bottom = 0, extra_left = 0, extra_right = 0;
+    FoldedPad extra;
     if (fold) {
-        if (const auto fold = foldable_pad(m, op.inputs[0], op.index)) {
-            c.input = fold->input;
-            extra_top = fold->top;
-            extra_bottom = fold->bottom;
-            extra_left = fold->left;
-            extra_right = fold->right;
+        if (const auto folded = foldable_pad(m, op.inputs[0], op.index)) {
+            extra = *folded;
+            c.input = folded->input;
         }
     }
     const TensorDesc& x = m.tensor(op.inputs[0]);  // the padded tensor, when folded
     const TensorDesc& y = m.tensor(op.outputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);  // CONV_2D [K,R,S,C], depthwise [1,R,S,C*M]
     Conv2dLayer& l = c.layer;
     c.input_nhwc = m.tensor(c.input).shape;
-    c.weights = conv_weights_hwio(m, op);
+    l.shape = {x.shape[0], c.input_nhwc[1], c.input_nhwc[2], 1, 1, w.shape[1], w.shape[2]};
     const ConvGeometry g = conv_geometry(m, op);
-    l.shape = {x.shape[0], c.input_nhwc[1], c.input_nhwc[2], x.shape[3], c.weights.shape[3],
-               c.weights.shape[0], c.weights.shape[1]};
     l.params.stride_h = op.stride_h;
     l.params.stride_w = op.stride_w;
     l.params.dilation_h = op.dilation_h;
     l.params.dilation_w = op.dilation_w;
-    l.params.pad_top = static_cast<int>(g.pad_top + extra_top);
-    l.params.pad_bottom = static_cast<int>(g.pad_bottom + extra_bottom);
-    l.params.pad_left = static_cast<int>(g.pad_left + extra_left);
-    l.params.pad_right = static_cast<int>(g.pad_right + extra_right);
+    l.params.pad_top = static_cast<int>(g.pad_top + extra.top);
+    l.params.pad_bottom = static_cast<int>(g.pad_bottom + extra.bottom);
+    l.params.pad_left = static_cast<int>(g.pad_left + extra.left);
+    l.params.pad_right = static_cast<int>(g.pad_right + extra.right);
     const Requant q = conv_requant(m, op);
     l.params.input_zero_point = static_cast<int>(x.quant.zero_point.at(0));
     l.params.output_zero_point = static_cast<int>(y.quant.zero_point.at(0));
@@ -134,9 +135,63 @@ ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
     l.params.shift = q.shift;
     l.params.act_min = q.act_min;
     l.params.act_max = q.act_max;
-    c.bias = conv_bias(m, op, l.shape.k);
-    validate(l);
     return c;
+}
+
+}  // namespace
+
+ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
+    ConvLayer c = window_layer(m, op, fold);
+    c.weights = conv_weights_hwio(m, op);
+    c.layer.shape.c = m.tensor(op.inputs[0]).shape[3];
+    c.layer.shape.k = c.weights.shape[3];
+    c.bias = conv_bias(m, op, c.layer.shape.k);
+    validate(c.layer);
+    return c;
+}
+
+bool depthwise_on_device(const Model& m, const Operator& op, const HwParams& hw) {
+    const TensorDesc& x = m.tensor(op.inputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);
+    return x.shape.size() == 4 && w.shape.size() == 4 && w.shape[3] == x.shape[3] &&
+           x.shape[0] <= hw.config.batch;
+}
+
+std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw) {
+    const ConvLayer whole = window_layer(m, op, true);
+    const TensorI8 filter = constant_i8(m.tensor(op.inputs[1]));  // [1,R,S,C]
+    const int64_t channels = filter.shape[3], taps = filter.shape[1] * filter.shape[2];
+    const std::vector<int32_t> bias = conv_bias(m, op, channels);
+    const int64_t block = hw.block_in;
+    const std::vector<int64_t>& in = whole.input_nhwc;
+    const std::vector<int64_t> out = m.tensor(op.outputs[0]).shape;
+    std::vector<ConvLayer> blocks;
+    for (int64_t g = 0; g * block < channels; ++g) {
+        ConvLayer c = whole;
+        c.layer.shape.c = c.layer.shape.k = block;
+        c.weights = TensorI8({filter.shape[1], filter.shape[2], block, block});
+        c.bias.assign(static_cast<size_t>(block), 0);
+        std::vector<int32_t>& mult = c.layer.params.multiplier;
+        std::vector<int32_t>& shift = c.layer.params.shift;
+        mult.assign(static_cast<size_t>(block), whole.layer.params.multiplier[static_cast<size_t>(g * block)]);
+        shift.assign(static_cast<size_t>(block), whole.layer.params.shift[static_cast<size_t>(g * block)]);
+        for (int64_t j = 0; j < block && g * block + j < channels; ++j) {
+            const auto ch = static_cast<size_t>(g * block + j);
+            for (int64_t t = 0; t < taps; ++t) {  // w[r,s,j,j] = filter[0,r,s,ch]
+                c.weights.data[static_cast<size_t>((t * block + j) * block + j)] =
+                    filter.data[static_cast<size_t>(t * channels) + ch];
+            }
+            c.bias[static_cast<size_t>(j)] = bias[ch];
+            mult[static_cast<size_t>(j)] = whole.layer.params.multiplier[ch];
+            shift[static_cast<size_t>(j)] = whole.layer.params.shift[ch];
+        }
+        // The rest of a last partial block computes padding channels no one reads.
+        c.input_slab = g * activation_bytes({in[0], in[1], in[2], block}, hw);
+        c.output_slab = g * activation_bytes({out[0], out[1], out[2], block}, hw);
+        validate(c.layer);
+        blocks.push_back(std::move(c));
+    }
+    return blocks;
 }
 
 const char* placement_name(Placement p) {
@@ -168,14 +223,21 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     for (const Operator& op : m.operators) {
         Step step;
         step.op = op.index;
-        if (op.kind == OpKind::Conv2d) {
+        const bool depthwise_device = on_device && op.kind == OpKind::DepthwiseConv2d &&
+                                      depthwise_on_device(m, op, hw);
+        if (op.kind == OpKind::Conv2d || depthwise_device) {
             try {
-                step.conv = conv_layer(m, op, on_device);
+                if (op.kind == OpKind::Conv2d) {
+                    step.convs.push_back(conv_layer(m, op, on_device));
+                } else {
+                    step.convs = depthwise_blocks(m, op, hw);
+                }
             } catch (const Error& e) {
                 throw Error(fmt::format("operator {} ({}): {}", op.index,
                                         graph::op_kind_name(op.kind), e.what()));
             }
-            if (step.conv->input != op.inputs[0]) {
+            const int input = step.convs.front().input;
+            if (input != op.inputs[0]) {
                 const int p = producer(m, op.inputs[0]);
                 if (p >= 0 && m.operators[static_cast<size_t>(p)].kind != OpKind::Reshape) {
                     folded_pad[static_cast<size_t>(p)] = true;
@@ -185,10 +247,11 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
                 step.placement = Placement::Device;
                 // Host-side rewrites of the input (lowering.hpp) only where the host
                 // writes the input anyway: a model input read by this layer alone.
-                const bool host_input = producer(m, step.conv->input) < 0 &&
-                                        consumers(m, step.conv->input).size() == 1;
-                try {
-                    step.conv->plan = plan_conv2d(step.conv->layer, hw, host_input);
+                const bool host_input = op.kind == OpKind::Conv2d && producer(m, input) < 0 &&
+                                        consumers(m, input).size() == 1;
+                try {  // a depthwise operator's blocks differ only in their values
+                    const Conv2dPlan p = plan_conv2d(step.convs.front().layer, hw, host_input);
+                    for (ConvLayer& c : step.convs) c.plan = p;
                 } catch (const Error& e) {
                     throw Error(fmt::format("operator {} ({}): {}", op.index,
                                             graph::op_kind_name(op.kind), e.what()));
@@ -219,7 +282,7 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     for (const Step& s : plan.steps) {
         if (s.placement != Placement::Device) continue;
         const Operator& op = m.operators[static_cast<size_t>(s.op)];
-        touch(s.conv->input, s.op);
+        touch(s.convs.front().input, s.op);
         touch(op.outputs[0], s.op);
     }
     for (auto& [t, l] : live) {

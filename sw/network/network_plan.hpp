@@ -24,21 +24,27 @@ enum class Placement {
 };
 const char* placement_name(Placement);
 
-// A CONV_2D as a conv2d layer. The device runs it; the host's golden reference checks it
-// with the same layer.
+// One conv2d layer of a device operator: a CONV_2D is one, a DEPTHWISE_CONV_2D one per
+// channel block (a block_in-channel conv with diagonal weights, reading and writing that
+// block's slab of the activations).
 struct ConvLayer {
     Conv2dLayer layer;
     TensorI8 weights;           // [R,S,C,K]
     std::vector<int32_t> bias;  // K values (zeros when the model has none)
     int input = -1;             // the tensor read, after folding PAD
-    std::vector<int64_t> input_nhwc;
+    std::vector<int64_t> input_nhwc;  // of that tensor
+    // Where this layer's input and output start inside their tensors' blocked layout:
+    // 0 for a CONV_2D, the channel block's slab for a depthwise block.
+    int64_t input_slab = 0, output_slab = 0;
     Conv2dPlan plan;            // when placed on the device
 };
 
 struct Step {
     int op = 0;  // index into Model::operators
     Placement placement = Placement::Host;
-    std::optional<ConvLayer> conv;  // CONV_2D
+    // A CONV_2D's layer (also on the host, for its MACs); a device DEPTHWISE_CONV_2D's
+    // channel blocks. Empty for every other operator.
+    std::vector<ConvLayer> convs;
 };
 
 struct ArenaSlot {
@@ -58,8 +64,21 @@ struct NetworkPlan {
 };
 
 // The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it
-// (the device's view); without, its own input (the golden reference's view). Throws accel::Error for parameters the kit cannot take.
+// (the device's view); without, its own input (the golden reference's view). Throws
+// accel::Error for parameters the kit cannot take.
 ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
+
+// Whether the device runs a DEPTHWISE_CONV_2D: a depth multiplier of 1, and its batch in
+// one device entry (so that each channel block is one contiguous slab).
+bool depthwise_on_device(const graph::Model& model, const graph::Operator& op,
+                         const HwParams& hw);
+
+// A DEPTHWISE_CONV_2D as one conv2d layer per channel block of `hw`, reading through a
+// folded PAD: block g convolves channels [g*block_in, (g+1)*block_in) with the filter on
+// the diagonal of its weights, which computes each output exactly as TFLite's kernel
+// does (same int32 sums, same per-channel requantization) with block_in times the MACs.
+std::vector<ConvLayer> depthwise_blocks(const graph::Model& model, const graph::Operator& op,
+                                        const HwParams& hw);
 
 // `on_device` false plans every operator for the host (the ref backend). Throws
 // accel::Error naming the operator when a device operator cannot be planned.

@@ -95,10 +95,10 @@ TensorI8 conv_weights_hwio(const Model& m, const Operator& conv) {
 
 Requant conv_requant(const Model& m, const Operator& op) {
     const TensorDesc& x = m.tensor(op.inputs[0]);
-    const TensorDesc& w = m.tensor(op.inputs[1]);  // [K,R,S,C]
-    const TensorDesc& y = m.tensor(op.outputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);
+    const TensorDesc& y = m.tensor(op.outputs[0]);  // [N,OH,OW,K]: K channels
     const ChannelRequantization q = prepare_conv_requantization(
-        x.quant.scale.at(0), w.quant.scale, y.quant.scale.at(0), w.shape[0]);
+        x.quant.scale.at(0), w.quant.scale, y.quant.scale.at(0), y.shape.back());
     const ActivationRange r =
         activation_range(fused_activation(op.activation), y.quant.scale.at(0),
                          static_cast<int32_t>(y.quant.zero_point.at(0)));

@@ -38,8 +38,9 @@ struct Requant {
     std::vector<int32_t> multiplier, shift;  // per output channel
     int act_min = -128, act_max = 127;
 };
-// Per output channel: input scale * filter scale / output scale as TFLite's
-// QuantizeMultiplier; the fused activation as TFLite's quantized activation range.
+// Per output channel (CONV_2D and DEPTHWISE_CONV_2D): input scale * filter scale /
+// output scale as TFLite's QuantizeMultiplier; the fused activation as TFLite's quantized
+// activation range.
 Requant conv_requant(const graph::Model& m, const graph::Operator& op);
 
 // The int32 bias of K output channels; zeros when the operator has none.

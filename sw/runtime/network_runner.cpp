@@ -29,8 +29,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// A device step in the network's DRAM: its program and constants at `base`, its input
-// and output in the arena (or a lowered input in its own staging region).
+// A conv2d layer of a device step in the network's DRAM: its program and constants at
+// `base`, its input and output in the arena (or a lowered input in its own staging
+// region).
 struct PlacedLayer {
     Conv2dProgram program;
     uint32_t base = 0;           // program, then weights, parameters, zx row
@@ -71,6 +72,21 @@ int64_t host_macs(const Model& m, const Operator& op) {
     return 0;
 }
 
+// The roofline of a device step. A depthwise operator is measured by its own work, not
+// by its blocks' diagonal convolutions: its MACs, and the bytes its blocks read and write
+// with only the filter's R*S*C weights.
+int64_t step_roofline_cycles(const Step& s, int64_t macs, const HwConfig& hw) {
+    if (s.convs.size() == 1 && macs == s.convs.front().layer.macs()) {
+        return roofline_cycles(s.convs.front().layer, hw);
+    }
+    int64_t bytes = 0;
+    for (const network::ConvLayer& c : s.convs) {
+        const CompulsoryBytes b = compulsory_bytes(c.layer);
+        bytes += b.input + b.params + b.output + b.weights / c.layer.shape.k;
+    }
+    return roofline_cycles(macs, bytes, hw);
+}
+
 class Runner {
 public:
     // The golden run alongside only has something to check on a device.
@@ -93,7 +109,7 @@ private:
     const bool check_;
     const RunOptions& options_;
     std::unique_ptr<Device> device_;
-    std::map<int, PlacedLayer> layers_;  // by step
+    std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
     uint32_t arena_base_ = 0;
     std::map<int, Value> host_;          // tensors the host holds
     std::set<int> on_device_;            // tensors whose arena copy is current
@@ -103,33 +119,35 @@ private:
 
 void Runner::place(const DeviceFactory& make_device) {
     uint64_t at = 0;
-    std::vector<std::pair<int, std::vector<uint8_t>>> constants;
+    std::vector<std::vector<uint8_t>> constants;  // in the order of layers_
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
-        PlacedLayer p;
-        p.program = schedule_conv2d(s.conv->layer, hw_, s.conv->plan);
-        const DramLayout& d = p.program.layout;
-        if (d.padded_h != p.program.layer.shape.h || d.padded_w != p.program.layer.shape.w) {
-            throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
-                                    s.op));
+        for (const network::ConvLayer& c : s.convs) {
+            PlacedLayer p;
+            p.program = schedule_conv2d(c.layer, hw_, c.plan);
+            const DramLayout& d = p.program.layout;
+            if (d.padded_h != p.program.layer.shape.h || d.padded_w != p.program.layer.shape.w) {
+                throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
+                                        s.op));
+            }
+            p.base = static_cast<uint32_t>(at);
+            // The program as the scheduler rounded it (the input follows it), then weights,
+            // parameters and zx row: relocate() maps the layer's addresses onto this block.
+            p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
+            p.staged = c.plan.lowering.kind != LoweringKind::None;
+            std::vector<uint8_t> image(d.dram_bytes, 0);
+            pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
+            std::vector<uint8_t> block(p.constant_bytes, 0);
+            std::memcpy(block.data() + d.input.base, image.data() + d.weights.base,
+                        d.output.base - d.weights.base);
+            constants.push_back(std::move(block));
+            at += p.constant_bytes;
+            if (p.staged) {
+                p.input = static_cast<uint32_t>(at);
+                at += align_dram_region(d.input.bytes, hw_);
+            }
+            layers_[s.op].push_back(std::move(p));
         }
-        p.base = static_cast<uint32_t>(at);
-        // The program as the scheduler rounded it (the input follows it), then weights,
-        // parameters and zx row: relocate() maps the layer's addresses onto this block.
-        p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
-        p.staged = s.conv->plan.lowering.kind != LoweringKind::None;
-        std::vector<uint8_t> image(d.dram_bytes, 0);
-        pack_constants(s.conv->layer, hw_, p.program, s.conv->weights, s.conv->bias, image);
-        std::vector<uint8_t> block(p.constant_bytes, 0);
-        std::memcpy(block.data() + d.input.base, image.data() + d.weights.base,
-                    d.output.base - d.weights.base);
-        constants.emplace_back(s.op, std::move(block));
-        at += p.constant_bytes;
-        if (p.staged) {
-            p.input = static_cast<uint32_t>(at);
-            at += align_dram_region(d.input.bytes, hw_);
-        }
-        layers_[s.op] = std::move(p);
     }
     arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
     const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
@@ -139,20 +157,26 @@ void Runner::place(const DeviceFactory& make_device) {
     }
     out_.constant_bytes = arena_base_;
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
-    for (auto& [op, p] : layers_) {
+    auto block = constants.begin();
+    for (auto& [op, placed] : layers_) {
         const Step& s = plan_.steps[static_cast<size_t>(op)];
         const Operator& o = m_.operators[static_cast<size_t>(op)];
-        if (!p.staged) p.input = arena_base_ + static_cast<uint32_t>(plan_.arena.at(s.conv->input).offset);
-        p.output = arena_base_ + static_cast<uint32_t>(plan_.arena.at(o.outputs[0]).offset);
-        relocate(p);
-    }
-    for (auto& [op, block] : constants) {
-        const PlacedLayer& p = layers_.at(op);
-        for (size_t i = 0; i < p.program.insns.size(); ++i) {
-            const isa::InsnWord word = isa::encode(p.program.insns[i]);
-            std::memcpy(block.data() + i * isa::kInsnBytes, word.data(), word.size());
+        for (size_t i = 0; i < placed.size(); ++i) {
+            PlacedLayer& p = placed[i];
+            const network::ConvLayer& c = s.convs[i];
+            auto arena = [&](int tensor, int64_t slab) {
+                return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
+            };
+            if (!p.staged) p.input = arena(c.input, c.input_slab);
+            p.output = arena(o.outputs[0], c.output_slab);
+            relocate(p);
+            for (size_t k = 0; k < p.program.insns.size(); ++k) {
+                const isa::InsnWord word = isa::encode(p.program.insns[k]);
+                std::memcpy(block->data() + k * isa::kInsnBytes, word.data(), word.size());
+            }
+            device_->write_dram(p.base, *block);
+            ++block;
         }
-        device_->write_dram(p.base, block);
     }
 }
 
@@ -180,38 +204,44 @@ const Value& Runner::host_value(int tensor) {
 }
 
 void Runner::run_device_step(const Step& s, OperatorRun& rec) {
-    PlacedLayer& p = layers_.at(s.op);
-    const network::ConvLayer& c = *s.conv;
+    std::vector<PlacedLayer>& placed = layers_.at(s.op);
+    const network::ConvLayer& first = s.convs.front();
     const Operator& op = m_.operators[static_cast<size_t>(s.op)];
-    if (p.staged) {  // the host lowers the model's input (lowering.hpp)
-        TensorI8 x = host_value(c.input).as_i8();
-        x.shape = c.input_nhwc;
+    if (placed.front().staged) {  // the host lowers the model's input (lowering.hpp)
+        TensorI8 x = host_value(first.input).as_i8();
+        x.shape = first.input_nhwc;
+        const PlacedLayer& p = placed.front();
         const std::vector<uint8_t> image =
-            build_dram_image(c.layer, hw_, p.program, x, c.weights, c.bias);
+            build_dram_image(first.layer, hw_, p.program, x, first.weights, first.bias);
         const DramLayout& d = p.program.layout;
         device_->write_dram(p.input, std::span(image).subspan(d.input.base, d.input.bytes));
-    } else if (on_device_.count(c.input) == 0) {  // written by the host
-        TensorI8 x = host_value(c.input).as_i8();
-        x.shape = c.input_nhwc;
-        device_->write_dram(p.input, pack_activation(x, hw_));
-        on_device_.insert(c.input);
+    } else if (on_device_.count(first.input) == 0) {  // written by the host
+        TensorI8 x = host_value(first.input).as_i8();
+        x.shape = first.input_nhwc;
+        device_->write_dram(arena_base_ + static_cast<uint64_t>(plan_.arena.at(first.input).offset),
+                            pack_activation(x, hw_));
+        on_device_.insert(first.input);
     }
-    const auto start = std::chrono::steady_clock::now();
-    const DeviceCounters k =
-        device_->run(p.base, static_cast<uint32_t>(p.program.insns.size()));
-    out_.device_seconds += seconds_since(start);
-    if (k.errors != 0) {
-        throw DeviceError(fmt::format("{} reported {} running operator {} ({})",
-                                      device_->name(), isa::error_names(k.errors), s.op,
-                                      graph::op_kind_name(op.kind)));
+    for (size_t i = 0; i < placed.size(); ++i) {
+        const PlacedLayer& p = placed[i];
+        const network::ConvLayer& c = s.convs[i];
+        const auto start = std::chrono::steady_clock::now();
+        const DeviceCounters k =
+            device_->run(p.base, static_cast<uint32_t>(p.program.insns.size()));
+        out_.device_seconds += seconds_since(start);
+        if (k.errors != 0) {
+            throw DeviceError(fmt::format("{} reported {} running operator {} ({})",
+                                          device_->name(), isa::error_names(k.errors), s.op,
+                                          graph::op_kind_name(op.kind)));
+        }
+        rec.cycles += static_cast<int64_t>(k.cycles);
+        rec.predicted_cycles += c.plan.predicted_cycles;
+        rec.dram_read_bytes += static_cast<int64_t>(k.load_bytes + k.fetch_bytes);
+        rec.dram_write_bytes += static_cast<int64_t>(k.drain_bytes);
     }
     on_device_.insert(op.outputs[0]);
     host_.erase(op.outputs[0]);
-    rec.cycles = static_cast<int64_t>(k.cycles);
-    rec.predicted_cycles = c.plan.predicted_cycles;
-    rec.roofline_cycles = roofline_cycles(c.layer, hw_.config);
-    rec.dram_read_bytes = static_cast<int64_t>(k.load_bytes + k.fetch_bytes);
-    rec.dram_write_bytes = static_cast<int64_t>(k.drain_bytes);
+    rec.roofline_cycles = step_roofline_cycles(s, rec.macs, hw_.config);
 }
 
 void Runner::run_host_step(const Step& s, OperatorRun& rec) {
@@ -268,7 +298,8 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
             if (t >= 0 && !m_.tensor(t).is_constant()) rec.input_shapes.push_back(m_.tensor(t).shape);
         }
         rec.output_shape = m_.tensor(op.outputs[0]).shape;
-        rec.macs = s.conv ? s.conv->layer.macs() : host_macs(m_, op);
+        rec.macs = op.kind == graph::OpKind::Conv2d ? s.convs.front().layer.macs()
+                                                    : host_macs(m_, op);
         if (options_.progress) {
             options_.progress(fmt::format("operator {}/{} {} ({})", s.op + 1, plan_.steps.size(),
                                   rec.type, network::placement_name(s.placement)));

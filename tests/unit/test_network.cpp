@@ -11,6 +11,7 @@
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
 #include "network/network_plan.hpp"
+#include "network/tflite_ops.hpp"
 #include "runtime/network_runner.hpp"
 
 namespace accel {
@@ -117,9 +118,9 @@ TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     ASSERT_EQ(plan.steps.size(), 6u);
     EXPECT_EQ(plan.steps[0].placement, Placement::Folded);  // PAD into the 3x3 conv
     EXPECT_EQ(plan.steps[1].placement, Placement::Device);
-    EXPECT_EQ(plan.steps[1].conv->input, 0);  // reads the PAD's input
-    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_top, 1);
-    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_right, 1);
+    EXPECT_EQ(plan.steps[1].convs.front().input, 0);  // reads the PAD's input
+    EXPECT_EQ(plan.steps[1].convs.front().layer.params.pad_top, 1);
+    EXPECT_EQ(plan.steps[1].convs.front().layer.params.pad_right, 1);
     EXPECT_EQ(plan.steps[3].placement, Placement::Host);    // ADD
     EXPECT_EQ(plan.steps[4].placement, Placement::Folded);  // RESHAPE
     // TFLite's reference FULLY_CONNECTED requantizes in double: host.
@@ -131,7 +132,7 @@ TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
 TEST(NetworkPlan, TheReferenceBackendFoldsNothingIntoTheConvolutions) {
     const network::NetworkPlan plan = network::plan_network(small_network(), default_hw(), false);
     EXPECT_EQ(plan.steps[0].placement, Placement::Host);
-    EXPECT_EQ(plan.steps[1].conv->layer.params.pad_top, 0);
+    EXPECT_EQ(plan.steps[1].convs.front().layer.params.pad_top, 0);
     EXPECT_TRUE(plan.arena.empty());
 }
 
@@ -156,7 +157,7 @@ TEST(NetworkPlan, TensorsAliveTogetherNeverShareArenaBytes) {
             }
             // Read through a folded PAD or RESHAPE: alive until the reader behind it.
             for (const network::Step& s : plan.steps) {
-                if (s.conv && s.conv->input == t) last = std::max(last, s.op);
+                if (!s.convs.empty() && s.convs.front().input == t) last = std::max(last, s.op);
             }
         }
         live[t] = {first, last};
@@ -198,6 +199,76 @@ TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     EXPECT_EQ(dev.operators[1].placement, Placement::Device);
     EXPECT_GT(dev.operators[1].predicted_cycles, 0);
 }
+
+// input -> PAD -> DEPTHWISE_CONV_2D 3x3 stride 2 (VALID) -> DEPTHWISE_CONV_2D 3x3 SAME
+// RELU6 -> CONV_2D 1x1: 20 channels, a partial last channel block on every config.
+Model depthwise_network() {
+    ModelBuilder b;
+    const int x = b.activation({1, 9, 9, 20}, 0.05f, 4);
+    const int padded = b.activation({1, 11, 11, 20}, 0.05f, 4);
+    b.op(OpKind::Pad, {x, b.ints({0, 0, 1, 1, 1, 1, 0, 0}, {4, 2})}, padded);
+    const int d1 = b.activation({1, 5, 5, 20}, 0.09f, -20);
+    Operator& dw1 = b.op(OpKind::DepthwiseConv2d,
+                         {padded, b.weights({1, 3, 3, 20}, 20), b.bias(20)}, d1);
+    dw1.stride_h = dw1.stride_w = 2;
+    const int d2 = b.activation({1, 5, 5, 20}, 0.03f, -128);
+    Operator& dw2 = b.op(OpKind::DepthwiseConv2d, {d1, b.weights({1, 3, 3, 20}, 20), -1}, d2);
+    dw2.padding = graph::Padding::Same;
+    dw2.activation = graph::Activation::Relu6;
+    const int y = b.activation({1, 5, 5, 6}, 0.2f, 3);
+    b.op(OpKind::Conv2d, {d2, b.weights({6, 1, 1, 20}, 6), b.bias(6)}, y);
+    Model m = b.model();
+    m.inputs = {x};
+    m.outputs = {y};
+    return m;
+}
+
+TEST(NetworkPlan, DepthwiseRunsOnTheDeviceOneChannelBlockAtATime) {
+    const Model m = depthwise_network();
+    const HwParams hw = default_hw();
+    const network::NetworkPlan plan = network::plan_network(m, hw, true);
+    EXPECT_EQ(plan.steps[0].placement, Placement::Folded);  // PAD into the depthwise
+    ASSERT_EQ(plan.steps[1].placement, Placement::Device);
+    const std::vector<network::ConvLayer>& blocks = plan.steps[1].convs;
+    ASSERT_EQ(blocks.size(), 2u);  // ceil(20 / 16)
+    EXPECT_EQ(blocks[1].input, 0);
+    EXPECT_EQ(blocks[1].layer.shape.c, 16);
+    EXPECT_EQ(blocks[1].input_slab, 9 * 9 * 16);   // the second block's slab of x
+    EXPECT_EQ(blocks[1].output_slab, 5 * 5 * 16);
+    // Channel 17 is the second block's second: its filter on the diagonal only.
+    const TensorI8 filter = network::constant_i8(m.tensor(m.operators[1].inputs[1]));
+    const TensorI8& w = blocks[1].weights;  // [R,S,C,K] = [3,3,16,16]
+    auto weight = [&](int r, int s, int c, int k) { return w.data[static_cast<size_t>(((r * 3 + s) * 16 + c) * 16 + k)]; };
+    EXPECT_EQ(weight(1, 2, 1, 1), filter.data[(1 * 3 + 2) * 20 + 17]);
+    EXPECT_EQ(weight(1, 2, 1, 2), 0);
+    EXPECT_EQ(weight(1, 2, 5, 5), 0);  // channel 21 does not exist
+}
+
+class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DepthwiseOnDevice, FsimMatchesTheGoldenReferenceOnEveryTensor) {
+    const Model m = depthwise_network();
+    const HwParams hw =
+        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    TensorI8 x({1, 9, 9, 20});
+    std::mt19937 rng(5);
+    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+    const std::vector<network::Value> inputs{network::Value::of(x)};
+    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
+        return std::make_unique<FunctionalSim>(p, bytes);
+    };
+    RunOptions options;
+    options.check = true;
+    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
+                                       options);
+    EXPECT_FALSE(dev.mismatch.has_value());
+    EXPECT_EQ(dev.tensors_checked, 3);  // both depthwise operators and the conv
+    EXPECT_EQ(dev.operators[2].placement, Placement::Device);
+    EXPECT_EQ(dev.operators[2].macs, 5 * 5 * 20 * 9);  // its own work, not its blocks'
+    EXPECT_GT(dev.operators[2].predicted_cycles, dev.operators[2].roofline_cycles);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, DepthwiseOnDevice, ::testing::Values("default", "tiny"));
 
 TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {
     HwConfig c = default_hw_config();
