@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/int_math.hpp"
 #include "compiler/layout.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
@@ -150,11 +151,10 @@ ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
     return c;
 }
 
-bool depthwise_on_device(const Model& m, const Operator& op, const HwParams& hw) {
+bool depthwise_on_device(const Model& m, const Operator& op) {
     const TensorDesc& x = m.tensor(op.inputs[0]);
     const TensorDesc& w = m.tensor(op.inputs[1]);
-    return x.shape.size() == 4 && w.shape.size() == 4 && w.shape[3] == x.shape[3] &&
-           x.shape[0] <= hw.config.batch;
+    return x.shape.size() == 4 && w.shape.size() == 4 && w.shape[3] == x.shape[3];
 }
 
 std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw) {
@@ -162,11 +162,15 @@ std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, cons
     const TensorI8 filter = constant_i8(m.tensor(op.inputs[1]));  // [1,R,S,C]
     const int64_t channels = filter.shape[3], taps = filter.shape[1] * filter.shape[2];
     const std::vector<int32_t> bias = conv_bias(m, op, channels);
-    const int64_t block = hw.block_in;
+    const int64_t block = hw.block_in, batch = hw.config.batch;
     const std::vector<int64_t>& in = whole.input_nhwc;
-    const std::vector<int64_t> out = m.tensor(op.outputs[0]).shape;
+    const std::vector<int64_t>& out = m.tensor(op.outputs[0]).shape;
+    // One slab holds `batch` images of one channel block ([NB][CB][H][W], layout.hpp).
+    const int64_t in_slab = activation_bytes({1, in[1], in[2], block}, hw);
+    const int64_t out_slab = activation_bytes({1, out[1], out[2], block}, hw);
+    const int64_t channel_blocks = ceil_div(channels, block);
     std::vector<ConvLayer> blocks;
-    for (int64_t g = 0; g * block < channels; ++g) {
+    for (int64_t g = 0; g < channel_blocks; ++g) {
         ConvLayer c = whole;
         c.layer.shape.c = c.layer.shape.k = block;
         c.weights = TensorI8({filter.shape[1], filter.shape[2], block, block});
@@ -186,10 +190,14 @@ std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, cons
             shift[static_cast<size_t>(j)] = whole.layer.params.shift[ch];
         }
         // The rest of a last partial block computes padding channels no one reads.
-        c.input_slab = g * activation_bytes({in[0], in[1], in[2], block}, hw);
-        c.output_slab = g * activation_bytes({out[0], out[1], out[2], block}, hw);
         validate(c.layer);
-        blocks.push_back(std::move(c));
+        for (int64_t nb = 0; nb * batch < in[0]; ++nb) {  // the images of one slab
+            ConvLayer b = c;
+            b.layer.shape.n = std::min(batch, in[0] - nb * batch);
+            b.input_slab = (nb * channel_blocks + g) * in_slab;
+            b.output_slab = (nb * channel_blocks + g) * out_slab;
+            blocks.push_back(std::move(b));
+        }
     }
     return blocks;
 }
@@ -224,7 +232,7 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
         Step step;
         step.op = op.index;
         const bool depthwise_device = on_device && op.kind == OpKind::DepthwiseConv2d &&
-                                      depthwise_on_device(m, op, hw);
+                                      depthwise_on_device(m, op);
         if (op.kind == OpKind::Conv2d || depthwise_device) {
             try {
                 if (op.kind == OpKind::Conv2d) {
@@ -249,9 +257,13 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
                 // writes the input anyway: a model input read by this layer alone.
                 const bool host_input = op.kind == OpKind::Conv2d && producer(m, input) < 0 &&
                                         consumers(m, input).size() == 1;
-                try {  // a depthwise operator's blocks differ only in their values
-                    const Conv2dPlan p = plan_conv2d(step.convs.front().layer, hw, host_input);
-                    for (ConvLayer& c : step.convs) c.plan = p;
+                try {  // a depthwise operator's blocks differ only in values and batch
+                    for (ConvLayer& c : step.convs) {
+                        const ConvLayer& first = step.convs.front();
+                        c.plan = &c != &first && c.layer.shape.n == first.layer.shape.n
+                                     ? first.plan
+                                     : plan_conv2d(c.layer, hw, host_input);
+                    }
                 } catch (const Error& e) {
                     throw Error(fmt::format("operator {} ({}): {}", op.index,
                                             graph::op_kind_name(op.kind), e.what()));

@@ -68,15 +68,14 @@ struct NetworkPlan {
 // accel::Error for parameters the kit cannot take.
 ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
 
-// Whether the device runs a DEPTHWISE_CONV_2D: a depth multiplier of 1, and its batch in
-// one device entry (so that each channel block is one contiguous slab).
-bool depthwise_on_device(const graph::Model& model, const graph::Operator& op,
-                         const HwParams& hw);
+// Whether the device runs a DEPTHWISE_CONV_2D: a depth multiplier of 1.
+bool depthwise_on_device(const graph::Model& model, const graph::Operator& op);
 
-// A DEPTHWISE_CONV_2D as one conv2d layer per channel block of `hw`, reading through a
-// folded PAD: block g convolves channels [g*block_in, (g+1)*block_in) with the filter on
-// the diagonal of its weights, which computes each output exactly as TFLite's kernel
-// does (same int32 sums, same per-channel requantization) with block_in times the MACs.
+// A DEPTHWISE_CONV_2D as one conv2d layer per channel block of `hw` and slab of
+// `core.batch` images, reading through a folded PAD: block g convolves channels
+// [g*block_in, (g+1)*block_in) with the filter on the diagonal of its weights, which
+// computes each output exactly as TFLite's kernel does (same int32 sums, same
+// per-channel requantization) with block_in times the MACs.
 std::vector<ConvLayer> depthwise_blocks(const graph::Model& model, const graph::Operator& op,
                                         const HwParams& hw);
 

@@ -202,20 +202,20 @@ TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
 
 // input -> PAD -> DEPTHWISE_CONV_2D 3x3 stride 2 (VALID) -> DEPTHWISE_CONV_2D 3x3 SAME
 // RELU6 -> CONV_2D 1x1: 20 channels, a partial last channel block on every config.
-Model depthwise_network() {
+Model depthwise_network(int64_t n = 1) {
     ModelBuilder b;
-    const int x = b.activation({1, 9, 9, 20}, 0.05f, 4);
-    const int padded = b.activation({1, 11, 11, 20}, 0.05f, 4);
+    const int x = b.activation({n, 9, 9, 20}, 0.05f, 4);
+    const int padded = b.activation({n, 11, 11, 20}, 0.05f, 4);
     b.op(OpKind::Pad, {x, b.ints({0, 0, 1, 1, 1, 1, 0, 0}, {4, 2})}, padded);
-    const int d1 = b.activation({1, 5, 5, 20}, 0.09f, -20);
+    const int d1 = b.activation({n, 5, 5, 20}, 0.09f, -20);
     Operator& dw1 = b.op(OpKind::DepthwiseConv2d,
                          {padded, b.weights({1, 3, 3, 20}, 20), b.bias(20)}, d1);
     dw1.stride_h = dw1.stride_w = 2;
-    const int d2 = b.activation({1, 5, 5, 20}, 0.03f, -128);
+    const int d2 = b.activation({n, 5, 5, 20}, 0.03f, -128);
     Operator& dw2 = b.op(OpKind::DepthwiseConv2d, {d1, b.weights({1, 3, 3, 20}, 20), -1}, d2);
     dw2.padding = graph::Padding::Same;
     dw2.activation = graph::Activation::Relu6;
-    const int y = b.activation({1, 5, 5, 6}, 0.2f, 3);
+    const int y = b.activation({n, 5, 5, 6}, 0.2f, 3);
     b.op(OpKind::Conv2d, {d2, b.weights({6, 1, 1, 20}, 6), b.bias(6)}, y);
     Model m = b.model();
     m.inputs = {x};
@@ -269,6 +269,34 @@ TEST_P(DepthwiseOnDevice, FsimMatchesTheGoldenReferenceOnEveryTensor) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, DepthwiseOnDevice, ::testing::Values("default", "tiny"));
+
+// Batch 2 on a batch-1 core: each image is its own device entry, and each depthwise
+// channel block runs once per image.
+TEST(NetworkRunner, ABatchOfTwoMatchesTheGoldenReference) {
+    const Model m = depthwise_network(2);
+    const HwParams hw = default_hw();
+    TensorI8 x({2, 9, 9, 20});
+    std::mt19937 rng(11);
+    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+    const std::vector<network::Value> inputs{network::Value::of(x)};
+    const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
+    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
+        return std::make_unique<FunctionalSim>(p, bytes);
+    };
+    RunOptions options;
+    options.check = true;
+    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
+                                       options);
+    EXPECT_FALSE(dev.mismatch.has_value());
+    EXPECT_EQ(dev.tensors_checked, 3);
+    EXPECT_EQ(dev.operators[1].placement, Placement::Device);
+    ASSERT_EQ(dev.outputs.size(), 1u);
+    EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{2, 5, 5, 6}));
+    EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
+    // The two images differ, so a batch mixed up would show.
+    EXPECT_NE(std::vector<int8_t>(ref.outputs[0].i8.begin(), ref.outputs[0].i8.begin() + 150),
+              std::vector<int8_t>(ref.outputs[0].i8.begin() + 150, ref.outputs[0].i8.end()));
+}
 
 TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {
     HwConfig c = default_hw_config();
