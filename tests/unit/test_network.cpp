@@ -112,6 +112,26 @@ Model small_network() {
 
 HwParams default_hw() { return derive_params(default_hw_config()); }
 
+// A random int8 input of `shape`, as the model's one input.
+std::vector<network::Value> random_input(std::vector<int64_t> shape, unsigned seed) {
+    TensorI8 x(std::move(shape));
+    std::mt19937 rng(seed);
+    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
+    return {network::Value::of(x)};
+}
+
+// The model on fsim with every device tensor checked against the golden reference.
+NetworkRun run_on_fsim(const Model& m, const HwParams& hw,
+                       const std::vector<network::Value>& inputs, bool keep_tensors = false) {
+    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
+        return std::make_unique<FunctionalSim>(p, bytes);
+    };
+    RunOptions options;
+    options.check = true;
+    options.keep_tensors = keep_tensors;
+    return run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs, options);
+}
+
 TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     const Model m = small_network();
     const network::NetworkPlan plan = network::plan_network(m, default_hw(), true);
@@ -177,20 +197,9 @@ TEST(NetworkPlan, TensorsAliveTogetherNeverShareArenaBytes) {
 TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const Model m = small_network();
     const HwParams hw = default_hw();
-    TensorI8 x({1, 6, 6, 8});
-    std::mt19937 rng(3);
-    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-    const std::vector<network::Value> inputs{network::Value::of(x)};
-
+    const std::vector<network::Value> inputs = random_input({1, 6, 6, 8}, 3);
     const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
-        return std::make_unique<FunctionalSim>(p, bytes);
-    };
-    RunOptions options;
-    options.check = true;
-    options.keep_tensors = true;
-    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
-                                       options);
+    const NetworkRun dev = run_on_fsim(m, hw, inputs, true);
     EXPECT_FALSE(dev.mismatch.has_value());
     EXPECT_EQ(dev.tensors_checked, 2);  // the two convolutions
     ASSERT_EQ(dev.outputs.size(), 1u);
@@ -250,17 +259,7 @@ TEST_P(DepthwiseOnDevice, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const Model m = depthwise_network();
     const HwParams hw =
         derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
-    TensorI8 x({1, 9, 9, 20});
-    std::mt19937 rng(5);
-    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-    const std::vector<network::Value> inputs{network::Value::of(x)};
-    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
-        return std::make_unique<FunctionalSim>(p, bytes);
-    };
-    RunOptions options;
-    options.check = true;
-    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
-                                       options);
+    const NetworkRun dev = run_on_fsim(m, hw, random_input({1, 9, 9, 20}, 5));
     EXPECT_FALSE(dev.mismatch.has_value());
     EXPECT_EQ(dev.tensors_checked, 3);  // both depthwise operators and the conv
     EXPECT_EQ(dev.operators[2].placement, Placement::Device);
@@ -275,18 +274,9 @@ INSTANTIATE_TEST_SUITE_P(Configs, DepthwiseOnDevice, ::testing::Values("default"
 TEST(NetworkRunner, ABatchOfTwoMatchesTheGoldenReference) {
     const Model m = depthwise_network(2);
     const HwParams hw = default_hw();
-    TensorI8 x({2, 9, 9, 20});
-    std::mt19937 rng(11);
-    for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-    const std::vector<network::Value> inputs{network::Value::of(x)};
+    const std::vector<network::Value> inputs = random_input({2, 9, 9, 20}, 11);
     const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
-        return std::make_unique<FunctionalSim>(p, bytes);
-    };
-    RunOptions options;
-    options.check = true;
-    const NetworkRun dev = run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs,
-                                       options);
+    const NetworkRun dev = run_on_fsim(m, hw, inputs);
     EXPECT_FALSE(dev.mismatch.has_value());
     EXPECT_EQ(dev.tensors_checked, 3);
     EXPECT_EQ(dev.operators[1].placement, Placement::Device);
