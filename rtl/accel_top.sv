@@ -70,11 +70,11 @@ module accel_top #(
     // level: the last run is done
     output logic               irq_o
 );
-    localparam int INP_W = 8 * BATCH * BLOCK_IN;
-    localparam int WGT_W = 8 * BLOCK_OUT * BLOCK_IN;
-    localparam int ACC_W = 32 * BATCH * BLOCK_OUT;
-    localparam int BIAS_W = 32 * BLOCK_OUT;
-    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT;
+    localparam int INP_W = accel_isa_pkg::inp_entry_w(BATCH, BLOCK_IN);
+    localparam int WGT_W = accel_isa_pkg::wgt_entry_w(BLOCK_IN, BLOCK_OUT);
+    localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT);
+    localparam int BIAS_W = accel_isa_pkg::bias_entry_w(BLOCK_OUT);
+    localparam int QUANT_W = accel_isa_pkg::quant_entry_w(BLOCK_OUT);
     localparam int INP_AW = $clog2(INP_DEPTH);
     localparam int WGT_AW = $clog2(WGT_DEPTH);
     localparam int ACC_AW = $clog2(ACC_DEPTH);
@@ -219,7 +219,7 @@ module accel_top #(
     assign acc_raddr = cp_acc_re ? cp_acc_raddr : dr_acc_raddr;
 
     // ---------------------------------------------------------------- units
-    logic [3:0] fetch_state, load_state, gemm_state, drain_state;
+    logic [accel_isa_pkg::UNIT_STATE_W-1:0] fetch_state, load_state, gemm_state, drain_state;
     logic fetch_quiet, load_quiet, gemm_quiet, drain_quiet, fetch_finished, gemm_step;
     logic [5:0] fetch_err, load_err, drain_err;
 
@@ -303,12 +303,12 @@ module accel_top #(
         count_en[5] = load_done;                       // LOAD_INSNS
         count_en[6] = gemm_done;                       // GEMM_INSNS
         count_en[7] = drain_done;                      // DRAIN_INSNS
-        count_en[8] = running_q && load_state == 4'd2; // LOAD_BUSY
-        count_en[9] = running_q && gemm_state == 4'd2;
-        count_en[10] = running_q && drain_state == 4'd2;
-        count_en[11] = running_q && load_state == 4'd1; // LOAD_WAIT
-        count_en[12] = running_q && gemm_state == 4'd1;
-        count_en[13] = running_q && drain_state == 4'd1;
+        count_en[8] = running_q && load_state == accel_isa_pkg::UNIT_BUSY;  // LOAD_BUSY
+        count_en[9] = running_q && gemm_state == accel_isa_pkg::UNIT_BUSY;
+        count_en[10] = running_q && drain_state == accel_isa_pkg::UNIT_BUSY;
+        count_en[11] = running_q && load_state == accel_isa_pkg::UNIT_WAITING;  // LOAD_WAIT
+        count_en[12] = running_q && gemm_state == accel_isa_pkg::UNIT_WAITING;
+        count_en[13] = running_q && drain_state == accel_isa_pkg::UNIT_WAITING;
     end
 
     for (genvar k = 0; k < NUM_COUNTERS; k++) begin : g_counter
@@ -333,6 +333,47 @@ module accel_top #(
         .busy_i(running_q), .done_i(done_q), .error_i(err_q),
         .unit_state_i({drain_state, gemm_state, load_state, fetch_state}),
         .counters_i(counters_q));
+
+`ifdef ACCEL_ASSERT
+    // AXI rules on the master port: every request channel holds its payload until
+    // accepted, and each burst's W beats number its AWLEN + 1, WLAST on the last. W may
+    // run ahead of AW (drain_burst_writer), so both sides' bursts queue here.
+    valid_ready_check #(.WIDTH(41), .NAME("accel_top: AR")) u_ar_check (
+        .clk_i, .rst_i, .valid_i(m_axi_arvalid), .ready_i(m_axi_arready),
+        .payload_i({m_axi_arid, m_axi_araddr, m_axi_arlen}));
+    valid_ready_check #(.WIDTH(40), .NAME("accel_top: AW")) u_aw_check (
+        .clk_i, .rst_i, .valid_i(m_axi_awvalid), .ready_i(m_axi_awready),
+        .payload_i({m_axi_awaddr, m_axi_awlen}));
+    valid_ready_check #(.WIDTH(DW + 1), .NAME("accel_top: W")) u_w_check (
+        .clk_i, .rst_i, .valid_i(m_axi_wvalid), .ready_i(m_axi_wready),
+        .payload_i({m_axi_wdata, m_axi_wlast}));
+
+    int unsigned aw_beats[$];  // beats each accepted AW announced, its W burst not matched
+    int unsigned w_beats[$];   // beats of each finished W burst whose AW was not seen yet
+    int unsigned w_sent_q;     // beats of the W burst under way
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            aw_beats.delete();
+            w_beats.delete();
+            w_sent_q <= 0;
+        end else begin
+            if (m_axi_awvalid && m_axi_awready) aw_beats.push_back(32'(m_axi_awlen) + 32'd1);
+            if (w_beat && m_axi_wlast) w_beats.push_back(w_sent_q + 32'd1);
+            while (aw_beats.size() > 0 && w_beats.size() > 0) begin
+                a_w_burst_length: assert (aw_beats[0] == w_beats[0])
+                    else $error("accel_top: a W burst of %0d beats for AWLEN+1 = %0d",
+                                w_beats[0], aw_beats[0]);
+                void'(aw_beats.pop_front());
+                void'(w_beats.pop_front());
+            end
+            if (w_beat && !m_axi_wlast && aw_beats.size() > 0) begin
+                a_w_within_awlen: assert (w_sent_q + 32'd1 < aw_beats[0])
+                    else $error("accel_top: W beat beyond AWLEN without WLAST");
+            end
+            if (w_beat) w_sent_q <= m_axi_wlast ? 0 : w_sent_q + 32'd1;
+        end
+    end
+`endif
 endmodule
 
 `default_nettype wire

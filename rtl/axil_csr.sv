@@ -76,6 +76,15 @@ module axil_csr #(
     assign cnt_word = s_axil_araddr[2 +: CWW] - CNT_BASE[2 +: CWW];
 
     assign s_axil_arready = !s_axil_rvalid;
+`ifdef ACCEL_ASSERT
+    // AXI4-Lite: a response, once valid, stays unchanged until the master takes it.
+    valid_ready_check #(.WIDTH(34), .NAME("axil_csr: R")) u_r_check (
+        .clk_i, .rst_i, .valid_i(s_axil_rvalid), .ready_i(s_axil_rready),
+        .payload_i({s_axil_rdata, s_axil_rresp}));
+    valid_ready_check #(.WIDTH(2), .NAME("axil_csr: B")) u_b_check (
+        .clk_i, .rst_i, .valid_i(s_axil_bvalid), .ready_i(s_axil_bready),
+        .payload_i(s_axil_bresp));
+`endif
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin

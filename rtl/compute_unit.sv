@@ -26,10 +26,10 @@ module compute_unit #(
     parameter int WGT_DEPTH = 1024,  // WGT entries
     parameter int ACC_DEPTH = 2048,  // ACC entries
     parameter int PRM_DEPTH = 64,    // PRM (bias) entries
-    localparam int INP_W = 8 * BATCH * BLOCK_IN,
-    localparam int WGT_W = 8 * BLOCK_OUT * BLOCK_IN,
-    localparam int ACC_W = 32 * BATCH * BLOCK_OUT,
-    localparam int BIAS_W = 32 * BLOCK_OUT,
+    localparam int INP_W = accel_isa_pkg::inp_entry_w(BATCH, BLOCK_IN),
+    localparam int WGT_W = accel_isa_pkg::wgt_entry_w(BLOCK_IN, BLOCK_OUT),
+    localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT),
+    localparam int BIAS_W = accel_isa_pkg::bias_entry_w(BLOCK_OUT),
     localparam int INP_AW = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
     localparam int WGT_AW = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
     localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
@@ -67,7 +67,7 @@ module compute_unit #(
     output logic      [ACC_W-1:0]  acc_wdata_o,
     // status
     output logic                   step_o,   // a reduction step issues
-    output logic      [3:0]        state_o,  // 0 idle, 1 waiting for a token, 2 busy
+    output logic [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // idle, waiting or busy (unit_state_e)
     output logic                   quiet_o   // no instruction, or a needed token missing
 );
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1) begin : g_bad_core
@@ -80,46 +80,19 @@ module compute_unit #(
     end
 
     // ---------------------------------------------------------------- instruction fields
-    logic        pop_prev, pop_next, push_prev, push_next, init;
-    logic [15:0] acc_base, inp_base, wgt_base, prm_base;
+    accel_isa_pkg::gemm_insn_t g;  // the head instruction, decoded
     logic [95:0] extent, acc_stride, inp_stride, wgt_stride;  // level l at [16*l +: 16]
 
-    assign pop_prev  = insn_i[accel_isa_pkg::GEMM_POP_PREV_LO];
-    assign pop_next  = insn_i[accel_isa_pkg::GEMM_POP_NEXT_LO];
-    assign push_prev = insn_i[accel_isa_pkg::GEMM_PUSH_PREV_LO];
-    assign push_next = insn_i[accel_isa_pkg::GEMM_PUSH_NEXT_LO];
-    assign init      = insn_i[accel_isa_pkg::GEMM_INIT_LO];
-    assign acc_base  = insn_i[accel_isa_pkg::GEMM_ACC_BASE_LO +: accel_isa_pkg::GEMM_ACC_BASE_W];
-    assign inp_base  = insn_i[accel_isa_pkg::GEMM_INP_BASE_LO +: accel_isa_pkg::GEMM_INP_BASE_W];
-    assign wgt_base  = insn_i[accel_isa_pkg::GEMM_WGT_BASE_LO +: accel_isa_pkg::GEMM_WGT_BASE_W];
-    assign prm_base  = {8'd0, insn_i[accel_isa_pkg::GEMM_PRM_BASE_LO +: accel_isa_pkg::GEMM_PRM_BASE_W]};
+    assign g = insn_i;
     // Levels, outermost first: 0 kb, 1 oy, 2 ox, 3 r, 4 s, 5 cb.
-    assign extent = {insn_i[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W],
-                     8'd0, insn_i[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W],
-                     8'd0, insn_i[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W],
-                     insn_i[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W],
-                     insn_i[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W],
-                     insn_i[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W]};
-    assign acc_stride = {48'd0,
-                         insn_i[accel_isa_pkg::GEMM_ACC_OX_LO +: accel_isa_pkg::GEMM_ACC_OX_W],
-                         insn_i[accel_isa_pkg::GEMM_ACC_OY_LO +: accel_isa_pkg::GEMM_ACC_OY_W],
-                         insn_i[accel_isa_pkg::GEMM_ACC_KB_LO +: accel_isa_pkg::GEMM_ACC_KB_W]};
-    assign inp_stride = {insn_i[accel_isa_pkg::GEMM_INP_CB_LO +: accel_isa_pkg::GEMM_INP_CB_W],
-                         insn_i[accel_isa_pkg::GEMM_INP_S_LO +: accel_isa_pkg::GEMM_INP_S_W],
-                         insn_i[accel_isa_pkg::GEMM_INP_R_LO +: accel_isa_pkg::GEMM_INP_R_W],
-                         insn_i[accel_isa_pkg::GEMM_INP_OX_LO +: accel_isa_pkg::GEMM_INP_OX_W],
-                         insn_i[accel_isa_pkg::GEMM_INP_OY_LO +: accel_isa_pkg::GEMM_INP_OY_W],
-                         16'd0};
-    assign wgt_stride = {insn_i[accel_isa_pkg::GEMM_WGT_CB_LO +: accel_isa_pkg::GEMM_WGT_CB_W],
-                         insn_i[accel_isa_pkg::GEMM_WGT_S_LO +: accel_isa_pkg::GEMM_WGT_S_W],
-                         insn_i[accel_isa_pkg::GEMM_WGT_R_LO +: accel_isa_pkg::GEMM_WGT_R_W],
-                         32'd0,
-                         insn_i[accel_isa_pkg::GEMM_WGT_KB_LO +: accel_isa_pkg::GEMM_WGT_KB_W]};
+    assign extent     = {g.n_cb, 16'(g.n_s), 16'(g.n_r), g.n_ox, g.n_oy, g.n_kb};
+    assign acc_stride = {48'd0, g.acc_ox, g.acc_oy, g.acc_kb};
+    assign inp_stride = {g.inp_cb, g.inp_s, g.inp_r, g.inp_ox, g.inp_oy, 16'd0};
+    assign wgt_stride = {g.wgt_cb, g.wgt_s, g.wgt_r, 32'd0, g.wgt_kb};
 
     // The opcode and the reserved bits were checked by fetch.
     logic unused_insn;
-    assign unused_insn = ^insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W] ^
-                         ^(insn_i & ~accel_isa_pkg::GEMM_USED_BITS);
+    assign unused_insn = ^g.opcode ^ ^(g & ~accel_isa_pkg::GEMM_USED_BITS);
 
     // ---------------------------------------------------------------- control
     logic busy_q;     // an instruction started and has not completed
@@ -128,7 +101,7 @@ module compute_unit #(
     logic [5:0] inc;
     logic first, last, final_step;
 
-    assign tokens_ok = (!pop_prev || prev_avail_i) && (!pop_next || next_avail_i);
+    assign tokens_ok = (!g.pop_prev || prev_avail_i) && (!g.pop_next || next_avail_i);
     assign start     = insn_valid_i && !busy_q && tokens_ok;
     assign issue     = start || issuing_q;
 
@@ -143,10 +116,11 @@ module compute_unit #(
         end
     end
 
-    assign prev_pop_o = start && pop_prev;
-    assign next_pop_o = start && pop_next;
+    assign prev_pop_o = start && g.pop_prev;
+    assign next_pop_o = start && g.pop_next;
     assign step_o     = issue;
-    assign state_o    = (busy_q || start) ? 4'd2 : insn_valid_i ? 4'd1 : 4'd0;
+    assign state_o    = (busy_q || start) ? accel_isa_pkg::UNIT_BUSY
+                      : insn_valid_i ? accel_isa_pkg::UNIT_WAITING : accel_isa_pkg::UNIT_IDLE;
     assign quiet_o    = !busy_q && !start;
 
     // ---------------------------------------------------------------- stage 0: issue
@@ -158,16 +132,16 @@ module compute_unit #(
         .inc_o(inc), .first_o(first), .last_o(last), .final_o(final_step));
 
     compute_agu #(.AW(INP_AW)) u_inp_agu (
-        .clk_i, .rst_i, .base_i(inp_base), .stride_i(inp_stride), .step_i(issue),
+        .clk_i, .rst_i, .base_i(g.inp_base), .stride_i(inp_stride), .step_i(issue),
         .inc_i(inc), .addr_o(inp_raddr_o));
     compute_agu #(.AW(WGT_AW)) u_wgt_agu (
-        .clk_i, .rst_i, .base_i(wgt_base), .stride_i(wgt_stride), .step_i(issue),
+        .clk_i, .rst_i, .base_i(g.wgt_base), .stride_i(wgt_stride), .step_i(issue),
         .inc_i(inc), .addr_o(wgt_raddr_o));
     compute_agu #(.AW(ACC_AW)) u_acc_agu (
-        .clk_i, .rst_i, .base_i(acc_base), .stride_i(acc_stride), .step_i(issue),
+        .clk_i, .rst_i, .base_i(g.acc_base), .stride_i(acc_stride), .step_i(issue),
         .inc_i(inc), .addr_o(acc_addr));
     compute_agu #(.AW(PRM_AW)) u_prm_agu (
-        .clk_i, .rst_i, .base_i(prm_base), .stride_i({80'd0, 16'd1}), .step_i(issue),
+        .clk_i, .rst_i, .base_i(16'(g.prm_base)), .stride_i({80'd0, 16'd1}), .step_i(issue),
         .inc_i(inc), .addr_o(prm_addr));
 
     assign inp_re_o = issue;
@@ -186,7 +160,7 @@ module compute_unit #(
     // The step starts its entry from a read (rd) unless it continues the entry that the
     // previous step finished at the same address (see the header).
     logic forward;
-    assign forward = !init && p1_vld_q && p1_last_q && p1_acc_addr_q == acc_addr;
+    assign forward = !g.init && p1_vld_q && p1_last_q && p1_acc_addr_q == acc_addr;
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
@@ -227,9 +201,9 @@ module compute_unit #(
         .valid_o(core_valid), .sum_o(core_sum));
 
     // ---------------------------------------------------------------- stage 2: start value
-    assign acc_re_o     = p2_vld_q && p2_rd_q && !init;
+    assign acc_re_o     = p2_vld_q && p2_rd_q && !g.init;
     assign acc_raddr_o  = p2_acc_addr_q;
-    assign bias_re_o    = p2_vld_q && p2_rd_q && init;
+    assign bias_re_o    = p2_vld_q && p2_rd_q && g.init;
     assign bias_raddr_o = p2_prm_addr_q;
 
     // ---------------------------------------------------------------- stage 3: accumulate
@@ -240,7 +214,7 @@ module compute_unit #(
         for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_col
             localparam int LANE = b * BLOCK_OUT + o;
             logic [31:0] start_value, base;
-            assign start_value = init ? bias_rdata_i[32*o +: 32] : acc_rdata_i[32*LANE +: 32];
+            assign start_value = g.init ? bias_rdata_i[32*o +: 32] : acc_rdata_i[32*LANE +: 32];
             assign base = p3_rd_q ? start_value : running_q[32*LANE +: 32];
             assign total[32*LANE +: 32] = base + core_sum[32*LANE +: 32];
         end
@@ -254,8 +228,8 @@ module compute_unit #(
     assign acc_waddr_o = p3_acc_addr_q;
     assign acc_wdata_o = total;
     assign insn_done_o = core_valid && p3_final_q;
-    assign prev_push_o = insn_done_o && push_prev;
-    assign next_push_o = insn_done_o && push_next;
+    assign prev_push_o = insn_done_o && g.push_prev;
+    assign next_push_o = insn_done_o && g.push_next;
 endmodule
 
 `default_nettype wire

@@ -24,8 +24,8 @@ module drain_unit #(
     parameter int ACC_DEPTH = 2048,     // ACC entries (<= 65536)
     parameter int PRM_DEPTH = 64,       // PRM entries (<= 256: prm_base is 8 bits)
     parameter int MAX_OUTSTANDING = 8,  // write bursts awaiting B
-    localparam int ACC_W = 32 * BATCH * BLOCK_OUT,
-    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT,
+    localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT),
+    localparam int QUANT_W = accel_isa_pkg::quant_entry_w(BLOCK_OUT),
     localparam int DW = 8 * BEAT_BYTES,
     localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
     localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
@@ -35,7 +35,7 @@ module drain_unit #(
     input  wire logic               insn_valid_i,
     input  wire logic [511:0]       insn_i,
     output logic                    insn_done_o,
-    output logic [3:0]              state_o,
+    output logic [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                    quiet_o,
     // tokens with compute
     input  wire logic               prev_avail_i,
@@ -91,29 +91,31 @@ module drain_unit #(
     logic [31:0] dram_base, dram_kb, dram_y, dram_x, dram_b;
     logic [7:0]  zy, act_min, act_max;
 
-    assign pop_prev  = insn_i[accel_isa_pkg::DRAIN_POP_PREV_LO];
-    assign push_prev = insn_i[accel_isa_pkg::DRAIN_PUSH_PREV_LO];
-    assign acc_base  = insn_i[accel_isa_pkg::DRAIN_ACC_BASE_LO +: ACC_AW];
-    assign prm_base  = insn_i[accel_isa_pkg::DRAIN_PRM_BASE_LO +: PRM_AW];
-    assign n_kb      = insn_i[accel_isa_pkg::DRAIN_N_KB_LO +: 16];
-    assign n_y       = insn_i[accel_isa_pkg::DRAIN_N_Y_LO +: 16];
-    assign n_x       = insn_i[accel_isa_pkg::DRAIN_N_X_LO +: 16];
-    assign acc_kb    = insn_i[accel_isa_pkg::DRAIN_ACC_KB_LO +: ACC_AW];
-    assign acc_y     = insn_i[accel_isa_pkg::DRAIN_ACC_Y_LO +: ACC_AW];
-    assign acc_x     = insn_i[accel_isa_pkg::DRAIN_ACC_X_LO +: ACC_AW];
-    assign dram_base = insn_i[accel_isa_pkg::DRAIN_DRAM_BASE_LO +: 32];
-    assign dram_kb   = insn_i[accel_isa_pkg::DRAIN_DRAM_KB_LO +: 32];
-    assign dram_y    = insn_i[accel_isa_pkg::DRAIN_DRAM_Y_LO +: 32];
-    assign dram_x    = insn_i[accel_isa_pkg::DRAIN_DRAM_X_LO +: 32];
-    assign dram_b    = insn_i[accel_isa_pkg::DRAIN_DRAM_B_LO +: 32];
-    assign zy        = insn_i[accel_isa_pkg::DRAIN_ZY_LO +: 8];
-    assign act_min   = insn_i[accel_isa_pkg::DRAIN_ACT_MIN_LO +: 8];
-    assign act_max   = insn_i[accel_isa_pkg::DRAIN_ACT_MAX_LO +: 8];
+    accel_isa_pkg::drain_insn_t d;  // the head instruction, decoded
+    assign d         = insn_i;
+    assign pop_prev  = d.pop_prev;
+    assign push_prev = d.push_prev;
+    assign acc_base  = d.acc_base[ACC_AW-1:0];
+    assign prm_base  = d.prm_base[PRM_AW-1:0];
+    assign n_kb      = d.n_kb;
+    assign n_y       = d.n_y;
+    assign n_x       = d.n_x;
+    assign acc_kb    = d.acc_kb[ACC_AW-1:0];
+    assign acc_y     = d.acc_y[ACC_AW-1:0];
+    assign acc_x     = d.acc_x[ACC_AW-1:0];
+    assign dram_base = d.dram_base;
+    assign dram_kb   = d.dram_kb;
+    assign dram_y    = d.dram_y;
+    assign dram_x    = d.dram_x;
+    assign dram_b    = d.dram_b;
+    assign zy        = d.zy;
+    assign act_min   = d.act_min;
+    assign act_max   = d.act_max;
 
     // The opcode, the flags drain has no use for and the reserved bits (fetch checked
     // them), and the ACC/PRM address bits above the buffers' sizes (range checked).
     logic unused_insn;
-    assign unused_insn = ^insn_i;
+    assign unused_insn = ^d;
 
     // ---------------------------------------------------------------- control
     localparam logic [2:0] S_IDLE   = 3'd0,  // no instruction, or waiting for its token
@@ -150,9 +152,10 @@ module drain_unit #(
 
     always_comb begin
         unique case (state_q)
-            S_IDLE:  state_o = !insn_valid_i ? 4'd0 : (start ? 4'd2 : 4'd1);
-            S_HALT:  state_o = 4'd3;
-            default: state_o = 4'd2;
+            S_IDLE:  state_o = !insn_valid_i ? accel_isa_pkg::UNIT_IDLE
+                             : start ? accel_isa_pkg::UNIT_BUSY : accel_isa_pkg::UNIT_WAITING;
+            S_HALT:  state_o = accel_isa_pkg::UNIT_HALTED;
+            default: state_o = accel_isa_pkg::UNIT_BUSY;
         endcase
     end
     assign quiet_o = ((state_q == S_IDLE) && !start) || (state_q == S_HALT);

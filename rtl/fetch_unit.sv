@@ -26,7 +26,7 @@
 // accepted, as AXI requires) and the R beats of reads still outstanding are accepted and
 // discarded; a new run may start meanwhile and its beats are told apart by order.
 //
-// state_o: 0 idle/stopped, 1 the next instruction waits for a full queue, 2 busy.
+// state_o: idle (stopped), waiting (the next instruction waits for a full queue), busy.
 // quiet_o: no read outstanding, and stopped or waiting for a full queue.
 `default_nettype none
 
@@ -65,7 +65,7 @@ module fetch_unit #(
     // status
     output logic                                      finished_o,
     output logic      [5:0]                           err_o,
-    output logic      [3:0]                           state_o,
+    output logic      [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                                      quiet_o
 );
     localparam int IB = accel_isa_pkg::INSN_BITS;              // bits per instruction
@@ -81,7 +81,10 @@ module fetch_unit #(
         $error("fetch_unit: BEAT_BYTES must be a power of two in 4..128 (at most 16 beats per instruction)");
     end
 
-    localparam logic [3:0] ST_IDLE = 4'd0, ST_WAIT_QUEUE = 4'd1, ST_BUSY = 4'd2;
+    // What UNIT_STATE reports for fetch: stopped, waiting for room in a unit's queue, busy.
+    localparam accel_isa_pkg::unit_state_e ST_IDLE = accel_isa_pkg::UNIT_IDLE,
+                                           ST_WAIT_QUEUE = accel_isa_pkg::UNIT_WAITING,
+                                           ST_BUSY = accel_isa_pkg::UNIT_BUSY;
 
     // ---------------- registers ----------------
     logic            run_q, finished_q;
@@ -177,6 +180,12 @@ module fetch_unit #(
     assign ar_valid_o = ar_valid_q;
     assign ar_addr_o  = ar_addr_q;
     assign ar_len_o   = 8'(BEATS - 1);
+`ifdef ACCEL_ASSERT
+    // AXI: a read request stays unchanged until accepted, whatever stops fetch meanwhile.
+    valid_ready_check #(.WIDTH(40), .NAME("fetch_unit: AR")) u_ar_check (
+        .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
+        .payload_i({ar_addr_o, ar_len_o}));
+`endif
     assign finished_o = finished_q;
     assign err_o      = err_q;
     assign state_o    = !run_q ? ST_IDLE : waiting ? ST_WAIT_QUEUE : ST_BUSY;

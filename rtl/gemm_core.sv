@@ -18,9 +18,9 @@ module gemm_core #(
     parameter int BATCH = 1,       // input rows per step (images)
     parameter int BLOCK_IN = 16,   // dot-product length (input channels per block)
     parameter int BLOCK_OUT = 16,  // dot products per row (output channels per block)
-    localparam int INP_W = 8 * BATCH * BLOCK_IN,
-    localparam int WGT_W = 8 * BLOCK_OUT * BLOCK_IN,
-    localparam int ACC_W = 32 * BATCH * BLOCK_OUT
+    localparam int INP_W = accel_isa_pkg::inp_entry_w(BATCH, BLOCK_IN),
+    localparam int WGT_W = accel_isa_pkg::wgt_entry_w(BLOCK_IN, BLOCK_OUT),
+    localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT)
 ) (
     input  wire logic             clk_i,
     input  wire logic             rst_i,

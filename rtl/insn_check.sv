@@ -58,169 +58,111 @@ module insn_check #(
         misaligned = (v & BEAT_MASK) != '0;
     endfunction
 
-    // LOAD (isa_check.cpp, check_load): {illegal, out of range}.
-    function automatic logic [1:0] load_check(input logic [accel_isa_pkg::INSN_BITS-1:0] insn);
-        logic [63:0] l_buffer, l_sram_base, l_dram_base, l_z, l_y, l_x, l_dz, l_dy;
-        logic [63:0] l_pt, l_pb, l_pl, l_pr, l_pv;
-        logic load_illegal, load_range;
-        logic [16:0] l_rows, l_cols;  // pads (8 bits) + extent (16 bits) + pads
-        logic [63:0] l_depth;
-        logic [32:0] l_zr;       // z * rows: 16 x 17 bits
-        logic [33:0] l_entries;  // (z * rows, saturated to 17 bits) * cols: 17 x 17 bits
-        logic l_huge;
+    // The instruction decoded as each opcode (the generated structs of accel_isa_pkg).
+    accel_isa_pkg::load_insn_t  ld;
+    accel_isa_pkg::gemm_insn_t  g;
+    accel_isa_pkg::drain_insn_t d;
+    assign ld = insn_i;
+    assign g  = insn_i;
+    assign d  = insn_i;
+    // What the checks below do not read: the opcode and the reserved bits (checked on
+    // insn_i against the USED_BITS masks), the flags every unit may use, init, the values.
+    logic unused_fields;
+    assign unused_fields = ^ld ^ ^g ^ ^d;
 
-        l_buffer    = 64'(insn[accel_isa_pkg::LOAD_BUFFER_LO +: accel_isa_pkg::LOAD_BUFFER_W]);
-        l_sram_base = 64'(insn[accel_isa_pkg::LOAD_SRAM_BASE_LO +: accel_isa_pkg::LOAD_SRAM_BASE_W]);
-        l_dram_base = 64'(insn[accel_isa_pkg::LOAD_DRAM_BASE_LO +: accel_isa_pkg::LOAD_DRAM_BASE_W]);
-        l_z         = 64'(insn[accel_isa_pkg::LOAD_Z_SIZE_LO +: accel_isa_pkg::LOAD_Z_SIZE_W]);
-        l_y         = 64'(insn[accel_isa_pkg::LOAD_Y_SIZE_LO +: accel_isa_pkg::LOAD_Y_SIZE_W]);
-        l_x         = 64'(insn[accel_isa_pkg::LOAD_X_SIZE_LO +: accel_isa_pkg::LOAD_X_SIZE_W]);
-        l_dz        = 64'(insn[accel_isa_pkg::LOAD_DRAM_Z_STRIDE_LO +: accel_isa_pkg::LOAD_DRAM_Z_STRIDE_W]);
-        l_dy        = 64'(insn[accel_isa_pkg::LOAD_DRAM_Y_STRIDE_LO +: accel_isa_pkg::LOAD_DRAM_Y_STRIDE_W]);
-        l_pt        = 64'(insn[accel_isa_pkg::LOAD_PAD_TOP_LO +: accel_isa_pkg::LOAD_PAD_TOP_W]);
-        l_pb        = 64'(insn[accel_isa_pkg::LOAD_PAD_BOTTOM_LO +: accel_isa_pkg::LOAD_PAD_BOTTOM_W]);
-        l_pl        = 64'(insn[accel_isa_pkg::LOAD_PAD_LEFT_LO +: accel_isa_pkg::LOAD_PAD_LEFT_W]);
-        l_pr        = 64'(insn[accel_isa_pkg::LOAD_PAD_RIGHT_LO +: accel_isa_pkg::LOAD_PAD_RIGHT_W]);
-        l_pv        = 64'(insn[accel_isa_pkg::LOAD_PAD_VALUE_LO +: accel_isa_pkg::LOAD_PAD_VALUE_W]);
-
-        load_illegal = insn[accel_isa_pkg::LOAD_POP_PREV_LO] || insn[accel_isa_pkg::LOAD_PUSH_PREV_LO] ||
-                       l_buffer > BUF_PRM || l_z == '0 || l_y == '0 || l_x == '0 ||
-                       (l_buffer != BUF_INP &&
-                        (l_pt != '0 || l_pb != '0 || l_pl != '0 || l_pr != '0 || l_pv != '0)) ||
-                       misaligned(l_dram_base) || misaligned(l_dz) || misaligned(l_dy);
-        l_rows    = 17'(l_pt) + 17'(l_y) + 17'(l_pb);
-        l_cols    = 17'(l_pl) + 17'(l_x) + 17'(l_pr);
+    // LOAD (isa_check.cpp, check_load).
+    logic load_illegal, load_range;
+    logic [16:0] l_rows, l_cols;  // pads (8 bits) + extent (16 bits) + pads
+    logic [63:0] l_depth;
+    logic [32:0] l_zr;       // z * rows: 16 x 17 bits
+    logic [33:0] l_entries;  // (z * rows, saturated to 17 bits) * cols: 17 x 17 bits
+    logic l_huge, l_padded;
+    always_comb begin
+        l_padded = ld.pad_top != '0 || ld.pad_bottom != '0 || ld.pad_left != '0 ||
+                   ld.pad_right != '0 || ld.pad_value != '0;
+        load_illegal = ld.pop_prev || ld.push_prev || 64'(ld.buffer) > BUF_PRM ||
+                       ld.z_size == '0 || ld.y_size == '0 || ld.x_size == '0 ||
+                       (64'(ld.buffer) != BUF_INP && l_padded) || misaligned(64'(ld.dram_base)) ||
+                       misaligned(64'(ld.dram_z_stride)) || misaligned(64'(ld.dram_y_stride));
+        l_rows = 17'(ld.pad_top) + 17'(ld.y_size) + 17'(ld.pad_bottom);
+        l_cols = 17'(ld.pad_left) + 17'(ld.x_size) + 17'(ld.pad_right);
         // entries = z * rows * cols, in two products that each fit one 18x18 multiplier
         // (two chained wide products were the FPGA's longest path): when z * rows alone
         // exceeds 65536, the largest depth, the load is out of range whatever cols (>= 1
         // when legal) is, so the first product is saturated to 17 bits.
-        l_zr      = 33'(l_z) * 33'(l_rows);
+        l_zr      = 33'(ld.z_size) * 33'(l_rows);
         l_huge    = l_zr > 33'd65536;
         l_entries = 34'(l_zr[16:0]) * 34'(l_cols);
-        if (l_buffer == BUF_INP) l_depth = INP_D;
-        else if (l_buffer == BUF_WGT) l_depth = WGT_D;
+        if (64'(ld.buffer) == BUF_INP) l_depth = INP_D;
+        else if (64'(ld.buffer) == BUF_WGT) l_depth = WGT_D;
         else l_depth = PRM_D;
         // largest address sram_base + entries - 1 < depth
-        load_range = l_huge || (l_sram_base + 64'(l_entries)) > l_depth;
-        load_check = {load_illegal, load_range};
-    endfunction
+        load_range = l_huge || (64'(ld.sram_base) + 64'(l_entries)) > l_depth;
+    end
 
-    // GEMM (isa_check.cpp, check_gemm): {illegal, out of range}.
-    function automatic logic [1:0] gemm_check(input logic [accel_isa_pkg::INSN_BITS-1:0] insn);
-        logic [63:0] g_acc_base, g_inp_base, g_wgt_base, g_prm_base;
-        logic [63:0] g_acc_kb, g_acc_oy, g_acc_ox, g_inp_oy, g_inp_ox, g_inp_r, g_inp_s, g_inp_cb;
-        logic [63:0] g_wgt_kb, g_wgt_r, g_wgt_s, g_wgt_cb;
-        logic [accel_isa_pkg::GEMM_N_KB_W-1:0] g_n_kb_m1;
-        logic [accel_isa_pkg::GEMM_N_OY_W-1:0] g_n_oy_m1;
-        logic [accel_isa_pkg::GEMM_N_OX_W-1:0] g_n_ox_m1;
-        logic [accel_isa_pkg::GEMM_N_R_W-1:0]  g_n_r_m1;
-        logic [accel_isa_pkg::GEMM_N_S_W-1:0]  g_n_s_m1;
-        logic [accel_isa_pkg::GEMM_N_CB_W-1:0] g_n_cb_m1;
-        logic gemm_illegal, gemm_range;
-        logic [63:0] g_acc_max, g_inp_max, g_wgt_max, g_prm_max;
-
-        g_acc_base = 64'(insn[accel_isa_pkg::GEMM_ACC_BASE_LO +: accel_isa_pkg::GEMM_ACC_BASE_W]);
-        g_inp_base = 64'(insn[accel_isa_pkg::GEMM_INP_BASE_LO +: accel_isa_pkg::GEMM_INP_BASE_W]);
-        g_wgt_base = 64'(insn[accel_isa_pkg::GEMM_WGT_BASE_LO +: accel_isa_pkg::GEMM_WGT_BASE_W]);
-        g_prm_base = 64'(insn[accel_isa_pkg::GEMM_PRM_BASE_LO +: accel_isa_pkg::GEMM_PRM_BASE_W]);
-        g_acc_kb   = 64'(insn[accel_isa_pkg::GEMM_ACC_KB_LO +: accel_isa_pkg::GEMM_ACC_KB_W]);
-        g_acc_oy   = 64'(insn[accel_isa_pkg::GEMM_ACC_OY_LO +: accel_isa_pkg::GEMM_ACC_OY_W]);
-        g_acc_ox   = 64'(insn[accel_isa_pkg::GEMM_ACC_OX_LO +: accel_isa_pkg::GEMM_ACC_OX_W]);
-        g_inp_oy   = 64'(insn[accel_isa_pkg::GEMM_INP_OY_LO +: accel_isa_pkg::GEMM_INP_OY_W]);
-        g_inp_ox   = 64'(insn[accel_isa_pkg::GEMM_INP_OX_LO +: accel_isa_pkg::GEMM_INP_OX_W]);
-        g_inp_r    = 64'(insn[accel_isa_pkg::GEMM_INP_R_LO +: accel_isa_pkg::GEMM_INP_R_W]);
-        g_inp_s    = 64'(insn[accel_isa_pkg::GEMM_INP_S_LO +: accel_isa_pkg::GEMM_INP_S_W]);
-        g_inp_cb   = 64'(insn[accel_isa_pkg::GEMM_INP_CB_LO +: accel_isa_pkg::GEMM_INP_CB_W]);
-        g_wgt_kb   = 64'(insn[accel_isa_pkg::GEMM_WGT_KB_LO +: accel_isa_pkg::GEMM_WGT_KB_W]);
-        g_wgt_r    = 64'(insn[accel_isa_pkg::GEMM_WGT_R_LO +: accel_isa_pkg::GEMM_WGT_R_W]);
-        g_wgt_s    = 64'(insn[accel_isa_pkg::GEMM_WGT_S_LO +: accel_isa_pkg::GEMM_WGT_S_W]);
-        g_wgt_cb   = 64'(insn[accel_isa_pkg::GEMM_WGT_CB_LO +: accel_isa_pkg::GEMM_WGT_CB_W]);
-
-        // Extents, and extent - 1 computed in the field's own width (so that synthesis sees
-        // a narrow multiplier operand; a zero extent wraps, but is illegal anyway).
-        g_n_kb_m1 = insn[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W] + '1;
-        g_n_oy_m1 = insn[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W] + '1;
-        g_n_ox_m1 = insn[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W] + '1;
-        g_n_r_m1  = insn[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W] + '1;
-        g_n_s_m1  = insn[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W] + '1;
-        g_n_cb_m1 = insn[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W] + '1;
-
-        gemm_illegal =
-            insn[accel_isa_pkg::GEMM_N_KB_LO +: accel_isa_pkg::GEMM_N_KB_W] == '0 ||
-            insn[accel_isa_pkg::GEMM_N_OY_LO +: accel_isa_pkg::GEMM_N_OY_W] == '0 ||
-            insn[accel_isa_pkg::GEMM_N_OX_LO +: accel_isa_pkg::GEMM_N_OX_W] == '0 ||
-            insn[accel_isa_pkg::GEMM_N_R_LO +: accel_isa_pkg::GEMM_N_R_W] == '0 ||
-            insn[accel_isa_pkg::GEMM_N_S_LO +: accel_isa_pkg::GEMM_N_S_W] == '0 ||
-            insn[accel_isa_pkg::GEMM_N_CB_LO +: accel_isa_pkg::GEMM_N_CB_W] == '0;
-        g_acc_max = g_acc_base + reach(64'(g_n_kb_m1), g_acc_kb) + reach(64'(g_n_oy_m1), g_acc_oy) +
-                    reach(64'(g_n_ox_m1), g_acc_ox);
-        g_inp_max = g_inp_base + reach(64'(g_n_oy_m1), g_inp_oy) + reach(64'(g_n_ox_m1), g_inp_ox) +
-                    reach(64'(g_n_r_m1), g_inp_r) + reach(64'(g_n_s_m1), g_inp_s) +
-                    reach(64'(g_n_cb_m1), g_inp_cb);
-        g_wgt_max = g_wgt_base + reach(64'(g_n_kb_m1), g_wgt_kb) + reach(64'(g_n_r_m1), g_wgt_r) +
-                    reach(64'(g_n_s_m1), g_wgt_s) + reach(64'(g_n_cb_m1), g_wgt_cb);
+    // GEMM (isa_check.cpp, check_gemm). Extents - 1 are computed in the field's own width
+    // (so that synthesis sees a narrow multiplier operand; a zero extent wraps, but is
+    // illegal anyway).
+    logic gemm_illegal, gemm_range;
+    logic [accel_isa_pkg::GEMM_N_KB_W-1:0] g_n_kb_m1;
+    logic [accel_isa_pkg::GEMM_N_OY_W-1:0] g_n_oy_m1;
+    logic [accel_isa_pkg::GEMM_N_OX_W-1:0] g_n_ox_m1;
+    logic [accel_isa_pkg::GEMM_N_R_W-1:0]  g_n_r_m1;
+    logic [accel_isa_pkg::GEMM_N_S_W-1:0]  g_n_s_m1;
+    logic [accel_isa_pkg::GEMM_N_CB_W-1:0] g_n_cb_m1;
+    logic [63:0] g_acc_max, g_inp_max, g_wgt_max, g_prm_max;
+    always_comb begin
+        g_n_kb_m1 = g.n_kb + '1;
+        g_n_oy_m1 = g.n_oy + '1;
+        g_n_ox_m1 = g.n_ox + '1;
+        g_n_r_m1  = g.n_r + '1;
+        g_n_s_m1  = g.n_s + '1;
+        g_n_cb_m1 = g.n_cb + '1;
+        gemm_illegal = g.n_kb == '0 || g.n_oy == '0 || g.n_ox == '0 || g.n_r == '0 ||
+                       g.n_s == '0 || g.n_cb == '0;
+        g_acc_max = 64'(g.acc_base) + reach(64'(g_n_kb_m1), 64'(g.acc_kb)) +
+                    reach(64'(g_n_oy_m1), 64'(g.acc_oy)) + reach(64'(g_n_ox_m1), 64'(g.acc_ox));
+        g_inp_max = 64'(g.inp_base) + reach(64'(g_n_oy_m1), 64'(g.inp_oy)) +
+                    reach(64'(g_n_ox_m1), 64'(g.inp_ox)) + reach(64'(g_n_r_m1), 64'(g.inp_r)) +
+                    reach(64'(g_n_s_m1), 64'(g.inp_s)) + reach(64'(g_n_cb_m1), 64'(g.inp_cb));
+        g_wgt_max = 64'(g.wgt_base) + reach(64'(g_n_kb_m1), 64'(g.wgt_kb)) +
+                    reach(64'(g_n_r_m1), 64'(g.wgt_r)) + reach(64'(g_n_s_m1), 64'(g.wgt_s)) +
+                    reach(64'(g_n_cb_m1), 64'(g.wgt_cb));
         // PRM is checked whether or not init is set (docs/isa.md)
-        g_prm_max = g_prm_base + 64'(g_n_kb_m1);
+        g_prm_max = 64'(g.prm_base) + 64'(g_n_kb_m1);
         gemm_range = g_acc_max >= ACC_D || g_inp_max >= INP_D || g_wgt_max >= WGT_D ||
                      g_prm_max >= PRM_D;
-        gemm_check = {gemm_illegal, gemm_range};
-    endfunction
+    end
 
-    // DRAIN (isa_check.cpp, check_drain): {illegal, out of range}.
-    function automatic logic [1:0] drain_check(input logic [accel_isa_pkg::INSN_BITS-1:0] insn);
-        logic [63:0] d_acc_base, d_prm_base, d_acc_kb, d_acc_y, d_acc_x;
-        logic [63:0] d_dram_base, d_dram_kb, d_dram_y, d_dram_x, d_dram_b;
-        logic signed [accel_isa_pkg::DRAIN_ACT_MIN_W-1:0] d_act_min;
-        logic signed [accel_isa_pkg::DRAIN_ACT_MAX_W-1:0] d_act_max;
-        logic [accel_isa_pkg::DRAIN_N_KB_W-1:0] d_n_kb_m1;
-        logic [accel_isa_pkg::DRAIN_N_Y_W-1:0]  d_n_y_m1;
-        logic [accel_isa_pkg::DRAIN_N_X_W-1:0]  d_n_x_m1;
-        logic drain_illegal, drain_range;
-        logic [63:0] d_acc_max, d_prm_max;
-
-        d_acc_base  = 64'(insn[accel_isa_pkg::DRAIN_ACC_BASE_LO +: accel_isa_pkg::DRAIN_ACC_BASE_W]);
-        d_prm_base  = 64'(insn[accel_isa_pkg::DRAIN_PRM_BASE_LO +: accel_isa_pkg::DRAIN_PRM_BASE_W]);
-        d_acc_kb    = 64'(insn[accel_isa_pkg::DRAIN_ACC_KB_LO +: accel_isa_pkg::DRAIN_ACC_KB_W]);
-        d_acc_y     = 64'(insn[accel_isa_pkg::DRAIN_ACC_Y_LO +: accel_isa_pkg::DRAIN_ACC_Y_W]);
-        d_acc_x     = 64'(insn[accel_isa_pkg::DRAIN_ACC_X_LO +: accel_isa_pkg::DRAIN_ACC_X_W]);
-        d_dram_base = 64'(insn[accel_isa_pkg::DRAIN_DRAM_BASE_LO +: accel_isa_pkg::DRAIN_DRAM_BASE_W]);
-        d_dram_kb   = 64'(insn[accel_isa_pkg::DRAIN_DRAM_KB_LO +: accel_isa_pkg::DRAIN_DRAM_KB_W]);
-        d_dram_y    = 64'(insn[accel_isa_pkg::DRAIN_DRAM_Y_LO +: accel_isa_pkg::DRAIN_DRAM_Y_W]);
-        d_dram_x    = 64'(insn[accel_isa_pkg::DRAIN_DRAM_X_LO +: accel_isa_pkg::DRAIN_DRAM_X_W]);
-        d_dram_b    = 64'(insn[accel_isa_pkg::DRAIN_DRAM_B_LO +: accel_isa_pkg::DRAIN_DRAM_B_W]);
-        d_act_min   = insn[accel_isa_pkg::DRAIN_ACT_MIN_LO +: accel_isa_pkg::DRAIN_ACT_MIN_W];
-        d_act_max   = insn[accel_isa_pkg::DRAIN_ACT_MAX_LO +: accel_isa_pkg::DRAIN_ACT_MAX_W];
-
-        d_n_kb_m1 = insn[accel_isa_pkg::DRAIN_N_KB_LO +: accel_isa_pkg::DRAIN_N_KB_W] + '1;
-        d_n_y_m1  = insn[accel_isa_pkg::DRAIN_N_Y_LO +: accel_isa_pkg::DRAIN_N_Y_W] + '1;
-        d_n_x_m1  = insn[accel_isa_pkg::DRAIN_N_X_LO +: accel_isa_pkg::DRAIN_N_X_W] + '1;
-
-        drain_illegal =
-            insn[accel_isa_pkg::DRAIN_POP_NEXT_LO] || insn[accel_isa_pkg::DRAIN_PUSH_NEXT_LO] ||
-            insn[accel_isa_pkg::DRAIN_N_KB_LO +: accel_isa_pkg::DRAIN_N_KB_W] == '0 ||
-            insn[accel_isa_pkg::DRAIN_N_Y_LO +: accel_isa_pkg::DRAIN_N_Y_W] == '0 ||
-            insn[accel_isa_pkg::DRAIN_N_X_LO +: accel_isa_pkg::DRAIN_N_X_W] == '0 ||
-            d_act_min > d_act_max ||
-            misaligned(d_dram_base) || misaligned(d_dram_kb) || misaligned(d_dram_y) ||
-            misaligned(d_dram_x) || misaligned(d_dram_b);
-        d_acc_max = d_acc_base + reach(64'(d_n_kb_m1), d_acc_kb) + reach(64'(d_n_y_m1), d_acc_y) +
-                    reach(64'(d_n_x_m1), d_acc_x);
-        d_prm_max = d_prm_base + 64'(d_n_kb_m1);
+    // DRAIN (isa_check.cpp, check_drain).
+    logic drain_illegal, drain_range;
+    logic [accel_isa_pkg::DRAIN_N_KB_W-1:0] d_n_kb_m1;
+    logic [accel_isa_pkg::DRAIN_N_Y_W-1:0]  d_n_y_m1;
+    logic [accel_isa_pkg::DRAIN_N_X_W-1:0]  d_n_x_m1;
+    logic [63:0] d_acc_max, d_prm_max;
+    always_comb begin
+        d_n_kb_m1 = d.n_kb + '1;
+        d_n_y_m1  = d.n_y + '1;
+        d_n_x_m1  = d.n_x + '1;
+        drain_illegal = d.pop_next || d.push_next || d.n_kb == '0 || d.n_y == '0 ||
+                        d.n_x == '0 || $signed(d.act_min) > $signed(d.act_max) ||
+                        misaligned(64'(d.dram_base)) || misaligned(64'(d.dram_kb)) ||
+                        misaligned(64'(d.dram_y)) || misaligned(64'(d.dram_x)) ||
+                        misaligned(64'(d.dram_b));
+        d_acc_max = 64'(d.acc_base) + reach(64'(d_n_kb_m1), 64'(d.acc_kb)) +
+                    reach(64'(d_n_y_m1), 64'(d.acc_y)) + reach(64'(d_n_x_m1), 64'(d.acc_x));
+        d_prm_max = 64'(d.prm_base) + 64'(d_n_kb_m1);
         drain_range = d_acc_max >= ACC_D || d_prm_max >= PRM_D;
-        drain_check = {drain_illegal, drain_range};
-    endfunction
+    end
 
     // The verdict on one instruction: opcode and reserved bits (isa::decode), then the
     // opcode's own checks.
-    function automatic logic [1:0] verdict(input logic [accel_isa_pkg::INSN_BITS-1:0] insn);
-        logic [accel_isa_pkg::OPCODE_W-1:0] opcode;
-        logic is_load, is_gemm, is_drain, is_finish;
-        logic [accel_isa_pkg::INSN_BITS-1:0] used_bits;
-        logic bad_opcode, reserved_set;
-        logic illegal, range_error;
-        logic [1:0] load_v, gemm_v, drain_v;
-
-        opcode    = insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
+    logic [accel_isa_pkg::OPCODE_W-1:0] opcode;
+    logic is_load, is_gemm, is_drain, is_finish;
+    logic [accel_isa_pkg::INSN_BITS-1:0] used_bits;
+    logic bad_opcode, reserved_set, illegal, range_error;
+    always_comb begin
+        opcode    = insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
         is_load   = (opcode == accel_isa_pkg::OP_LOAD);
         is_gemm   = (opcode == accel_isa_pkg::OP_GEMM);
         is_drain  = (opcode == accel_isa_pkg::OP_DRAIN);
@@ -230,22 +172,17 @@ module insn_check #(
         else if (is_drain) used_bits = accel_isa_pkg::DRAIN_USED_BITS;
         else used_bits = FINISH_USED_BITS;
         bad_opcode   = !(is_load || is_gemm || is_drain || is_finish);
-        reserved_set = (insn & ~used_bits) != '0;
+        reserved_set = (insn_i & ~used_bits) != '0;
+        illegal = bad_opcode || reserved_set || (is_load && load_illegal) ||
+                  (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
+        range_error = !illegal && ((is_load && load_range) || (is_gemm && gemm_range) ||
+                                   (is_drain && drain_range));
+    end
 
-        load_v  = load_check(insn);
-        gemm_v  = gemm_check(insn);
-        drain_v = drain_check(insn);
-
-        illegal = bad_opcode || reserved_set || (is_load && load_v[1]) ||
-                  (is_gemm && gemm_v[1]) || (is_drain && drain_v[1]);
-        range_error = !illegal &&
-                      ((is_load && load_v[0]) || (is_gemm && gemm_v[0]) || (is_drain && drain_v[0]));
-        verdict = {illegal, range_error};
-    endfunction
-    // Evaluated only in the cycle fetch asks for it (check_i), so an idle checker
-    // costs the simulator nothing; the verdict holds until the next check.
+    // The verdict is taken only in the cycle fetch asks for it (check_i) and holds until
+    // the next check.
     always_ff @(posedge clk_i) begin
-        if (check_i) {illegal_o, range_error_o} <= verdict(insn_i);
+        if (check_i) {illegal_o, range_error_o} <= {illegal, range_error};
     end
 endmodule
 

@@ -20,10 +20,10 @@ module load_unit #(
     parameter int WGT_DEPTH       = 1024,  // WGT entries (2..65536)
     parameter int PRM_DEPTH       = 64,    // PRM entries (2..65536)
     parameter int MAX_OUTSTANDING = 8,     // read bursts in flight at most (>= 1)
-    localparam int INP_W   = 8 * BATCH * BLOCK_IN,
-    localparam int WGT_W   = 8 * BLOCK_OUT * BLOCK_IN,
-    localparam int BIAS_W  = 32 * BLOCK_OUT,
-    localparam int QUANT_W = accel_isa_pkg::QUANT_LANE_W * BLOCK_OUT,
+    localparam int INP_W   = accel_isa_pkg::inp_entry_w(BATCH, BLOCK_IN),
+    localparam int WGT_W   = accel_isa_pkg::wgt_entry_w(BLOCK_IN, BLOCK_OUT),
+    localparam int BIAS_W  = accel_isa_pkg::bias_entry_w(BLOCK_OUT),
+    localparam int QUANT_W = accel_isa_pkg::quant_entry_w(BLOCK_OUT),
     localparam int DW      = 8 * BEAT_BYTES,
     localparam int INP_AW  = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
     localparam int WGT_AW  = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
@@ -63,13 +63,13 @@ module load_unit #(
     output logic      [PRM_AW-1:0]  quant_waddr_o,
     output logic      [QUANT_W-1:0] quant_wdata_o,
     // Status.
-    output logic      [3:0]         state_o,
+    output logic [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                    quiet_o,
     output logic      [5:0]         err_o
 );
     localparam int INP_EB  = BATCH * BLOCK_IN;    // entry bytes per buffer
     localparam int WGT_EB  = BLOCK_OUT * BLOCK_IN;
-    localparam int PRM_EB  = 12 * BLOCK_OUT;
+    localparam int PRM_EB  = accel_isa_pkg::prm_entry_bytes(BLOCK_OUT);
     localparam int INP_BPE = INP_EB / BEAT_BYTES; // beats per entry
     localparam int WGT_BPE = WGT_EB / BEAT_BYTES;
     localparam int PRM_BPE = PRM_EB / BEAT_BYTES;
@@ -102,20 +102,26 @@ module load_unit #(
         $error("load_unit: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
     end
 
-    localparam logic [1:0] S_IDLE = 2'd0, S_WAIT = 2'd1, S_BUSY = 2'd2, S_HALT = 2'd3;
+    // The unit's states are the codes it reports in UNIT_STATE.
+    localparam accel_isa_pkg::unit_state_e S_IDLE = accel_isa_pkg::UNIT_IDLE,
+                                           S_WAIT = accel_isa_pkg::UNIT_WAITING,
+                                           S_BUSY = accel_isa_pkg::UNIT_BUSY,
+                                           S_HALT = accel_isa_pkg::UNIT_HALTED;
     localparam logic [1:0] BUF_INP = 2'd0, BUF_WGT = 2'd1;
 
     // ---- Instruction fields (the instruction stays at the queue head until done).
     logic [1:0]  f_buffer;
     logic        f_pop_next, f_push_next;
     logic [15:0] f_x_size;
-    assign f_buffer    = insn_i[accel_isa_pkg::LOAD_BUFFER_LO +: 2];
-    assign f_pop_next  = insn_i[accel_isa_pkg::LOAD_POP_NEXT_LO];
-    assign f_push_next = insn_i[accel_isa_pkg::LOAD_PUSH_NEXT_LO];
-    assign f_x_size    = insn_i[accel_isa_pkg::LOAD_X_SIZE_LO +: 16];
+    accel_isa_pkg::load_insn_t ld;  // the head instruction, decoded
+    assign ld          = insn_i;
+    assign f_buffer    = ld.buffer;
+    assign f_pop_next  = ld.pop_next;
+    assign f_push_next = ld.push_next;
+    assign f_x_size    = ld.x_size;
 
     logic            unused_insn;  // fields checked by fetch or used by other units
-    assign unused_insn = ^insn_i;
+    assign unused_insn = ^ld;
 
     logic [RB_W-1:0] row_beats;
     logic [BI_W-1:0] bpe_last;
@@ -137,7 +143,7 @@ module load_unit #(
     end
 
     // ---- Control.
-    logic [1:0] state_q;
+    accel_isa_pkg::unit_state_e state_q;
     logic [1:0] buf_q;
     logic [7:0] pad_value_q;
     logic       push_q;
@@ -170,7 +176,7 @@ module load_unit #(
     always_ff @(posedge clk_i) begin
         if (start) begin
             buf_q       <= f_buffer;
-            pad_value_q <= insn_i[accel_isa_pkg::LOAD_PAD_VALUE_LO +: 8];
+            pad_value_q <= ld.pad_value;
             push_q      <= f_push_next;
         end
     end
@@ -183,7 +189,7 @@ module load_unit #(
     assign next_pop_o  = start && f_pop_next;
     assign insn_done_o = done;
     assign next_push_o = done && push_q;
-    assign state_o     = {2'b00, state_q};
+    assign state_o     = state_q;
     assign quiet_o     = ((state_q == S_IDLE) && !insn_valid_i)
                       || ((state_q == S_WAIT) && !next_avail_i)
                       || ((state_q == S_HALT) && gen_idle);
@@ -201,11 +207,11 @@ module load_unit #(
         .clk_i       (clk_i),
         .rst_i       (rst_i),
         .start_i     (start),
-        .base_i      (insn_i[accel_isa_pkg::LOAD_DRAM_BASE_LO +: 32]),
-        .z_size_i    (insn_i[accel_isa_pkg::LOAD_Z_SIZE_LO +: 16]),
-        .y_size_i    (insn_i[accel_isa_pkg::LOAD_Y_SIZE_LO +: 16]),
-        .z_stride_i  (insn_i[accel_isa_pkg::LOAD_DRAM_Z_STRIDE_LO +: 32]),
-        .y_stride_i  (insn_i[accel_isa_pkg::LOAD_DRAM_Y_STRIDE_LO +: 32]),
+        .base_i      (ld.dram_base),
+        .z_size_i    (ld.z_size),
+        .y_size_i    (ld.y_size),
+        .z_stride_i  (ld.dram_z_stride),
+        .y_stride_i  (ld.dram_y_stride),
         .row_beats_i (row_beats),
         .halt_i      (halt),
         .ar_valid_o  (ar_valid_o),
@@ -215,6 +221,12 @@ module load_unit #(
         .r_last_i    (r_last_fire),
         .idle_o      (gen_idle)
     );
+`ifdef ACCEL_ASSERT
+    // AXI: the generator's read requests stay unchanged until accepted, a halt included.
+    valid_ready_check #(.WIDTH(40), .NAME("load_unit: AR")) u_ar_check (
+        .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
+        .payload_i({ar_addr_o, ar_len_o}));
+`endif
 
     // ---- Destination walk and entry writes.
     logic                  walk_data, step, we, pad;
@@ -227,14 +239,14 @@ module load_unit #(
         .clk_i        (clk_i),
         .rst_i        (rst_i),
         .start_i      (start),
-        .sram_base_i  (insn_i[accel_isa_pkg::LOAD_SRAM_BASE_LO +: DST_AW]),
-        .z_size_i     (insn_i[accel_isa_pkg::LOAD_Z_SIZE_LO +: 16]),
-        .y_size_i     (insn_i[accel_isa_pkg::LOAD_Y_SIZE_LO +: 16]),
+        .sram_base_i  (ld.sram_base[DST_AW-1:0]),
+        .z_size_i     (ld.z_size),
+        .y_size_i     (ld.y_size),
         .x_size_i     (f_x_size),
-        .pad_top_i    (insn_i[accel_isa_pkg::LOAD_PAD_TOP_LO +: 8]),
-        .pad_bottom_i (insn_i[accel_isa_pkg::LOAD_PAD_BOTTOM_LO +: 8]),
-        .pad_left_i   (insn_i[accel_isa_pkg::LOAD_PAD_LEFT_LO +: 8]),
-        .pad_right_i  (insn_i[accel_isa_pkg::LOAD_PAD_RIGHT_LO +: 8]),
+        .pad_top_i    (ld.pad_top),
+        .pad_bottom_i (ld.pad_bottom),
+        .pad_left_i   (ld.pad_left),
+        .pad_right_i  (ld.pad_right),
         .halt_i       (halt),
         .step_i       (step),
         .active_o     (walk_active),

@@ -3,10 +3,11 @@
 // queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: the head is readable
 // in the cycle it is written, with no read latency.
 //
-// Contract: push_i only while !full_o, pop_i only while !empty_o. Both are guarded
-// anyway: a push while full is ignored (even if pop_i is high in the same cycle: full_o
-// says "no push this cycle"), and a pop while empty is ignored. A push and a pop in the
-// same cycle on a non-empty, non-full FIFO do both.
+// Contract: push_i only while !full_o, pop_i only while !empty_o (assertions check it
+// under ACCEL_ASSERT). Both are guarded anyway: a push while full is ignored (even if
+// pop_i is high in the same cycle: full_o says "no push this cycle"), and a pop while
+// empty is ignored. A push and a pop in the same cycle on a non-empty, non-full FIFO do
+// both.
 `default_nettype none
 
 module sync_fifo #(
@@ -69,6 +70,15 @@ module sync_fifo #(
     always_ff @(posedge clk_i) begin
         if (do_push) data_q[wptr_q] <= wdata_i;
     end
+
+`ifdef ACCEL_ASSERT
+    // The guards keep the FIFO consistent, but a dropped push loses an entry and an empty
+    // pop takes one that is not there: either is a bug of the user.
+    a_no_overflow: assert property (@(posedge clk_i) disable iff (rst_i) push_i |-> !full_o)
+        else $error("sync_fifo: push while full");
+    a_no_underflow: assert property (@(posedge clk_i) disable iff (rst_i) pop_i |-> !empty_o)
+        else $error("sync_fifo: pop while empty");
+`endif
 endmodule
 
 `default_nettype wire

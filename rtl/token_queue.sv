@@ -7,7 +7,8 @@
 //   token that is pushed, or one that was there).
 // - push_i at MAX without pop_i drops the token and pulses overflow_o in that same
 //   cycle (combinational; docs/isa.md TOKEN_OVERFLOW).
-// - pop_i only while avail_o, by contract; a pop of an empty queue is ignored.
+// - pop_i only while avail_o, by contract (an assertion under ACCEL_ASSERT); a pop of
+//   an empty queue is ignored.
 `default_nettype none
 
 module token_queue #(
@@ -44,6 +45,16 @@ module token_queue #(
             count_q <= count_q - CW'(1);
         end
     end
+
+`ifdef ACCEL_ASSERT
+    // A unit pops only a token that is there (or pushed in the same cycle), and the count
+    // never passes MAX: a dropped token is reported as TOKEN_OVERFLOW, never wrapped.
+    a_no_underflow: assert property (@(posedge clk_i) disable iff (rst_i || clear_i)
+                                     pop_i && !push_i |-> avail_o)
+        else $error("token_queue: pop of an empty queue");
+    a_in_range: assert property (@(posedge clk_i) disable iff (rst_i) count_q <= MAX_COUNT)
+        else $error("token_queue: count above MAX");
+`endif
 endmodule
 
 `default_nettype wire

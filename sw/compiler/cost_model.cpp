@@ -10,49 +10,49 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "base/int_math.hpp"
+#include "compiler/rtl_timing.hpp"
 
 namespace accel {
 namespace {
 
-// Fixed costs of the RTL, in cycles (measured against the Verilator model). Times are
-// those of the CYCLES counter; an instruction completes in the cycle its unit reports
-// it done, and its tokens and its unit are free from the next cycle.
-constexpr int64_t kStartCycles = 1;      // CSR start to fetch's first request
-constexpr int64_t kDoneCycles = 3;       // last completion to the end of the run
-constexpr int64_t kGemmPipeline = 2;     // a GEMM's completion after its last issue
-constexpr int64_t kDrainLead = 3;        // DRAIN start to its first AW, besides the
-                                         // first burst's addresses
-constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
-constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
-constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
-constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B
-constexpr int64_t kMaxBurstBeats = 16;   // AXI INCR bursts the RTL issues
+using namespace timing;  // the calibrated fixed costs (rtl_timing.hpp)
+
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 constexpr size_t kNoInsn = SIZE_MAX;
 
-enum Queue { kLd2Cp, kCp2Ld, kCp2Dr, kDr2Cp };
+using isa::TokenFlag;
+using isa::TokenQueue;
+using isa::Unit;
 
 // Each dependency queue's tokens: when each was pushed, in order; those before `popped`
 // are gone.
 struct Tokens {
-    std::array<std::vector<int64_t>, 4> pushed;
-    std::array<size_t, 4> popped{};
+    std::array<std::vector<int64_t>, isa::kTokenQueues> pushed;
+    std::array<size_t, isa::kTokenQueues> popped{};
 
-    bool has(Queue q) const { return popped[q] < pushed[q].size(); }
-    int64_t front(Queue q) const { return pushed[q][popped[q]]; }
-    int64_t pop(Queue q) {
+    static size_t at(TokenQueue q) { return static_cast<size_t>(q); }
+    bool has(TokenQueue q) const { return popped[at(q)] < pushed[at(q)].size(); }
+    int64_t front(TokenQueue q) const { return pushed[at(q)][popped[at(q)]]; }
+    int64_t pop(TokenQueue q) {
         if (!has(q)) return 0;  // not produced earlier: not our streams
-        return pushed[q][popped[q]++];
+        return pushed[at(q)][popped[at(q)]++];
     }
-    void push(Queue q, int64_t t) { pushed[q].push_back(t); }
+    void push(TokenQueue q, int64_t t) { pushed[at(q)].push_back(t); }
     // Moves the latest token of q later, if it is still there.
-    void delay_latest(Queue q, int64_t by) {
-        if (has(q)) pushed[q].back() += by;
+    void delay_latest(TokenQueue q, int64_t by) {
+        if (has(q)) pushed[at(q)].back() += by;
     }
 };
+
+// The queue a flag of unit `u` addresses. The scheduler's streams use only the flags the
+// ISA allows; the others address none.
+std::optional<TokenQueue> queue_of(int u, TokenFlag f) {
+    return isa::token_queue(static_cast<Unit>(u), f);
+}
 
 // The DRAM data path: one beat per cycle, shared by every read and write. Instructions
 // are modelled in the order they start, but one that starts later may still move data
@@ -379,10 +379,8 @@ public:
         for (std::vector<size_t>& q : queued_) q.reserve(prog.size());
         for (size_t i = 0; i < prog.size(); ++i) {
             const isa::Insn& insn = prog[i];
-            unit_of_[i] = std::holds_alternative<isa::Load>(insn)  ? 0
-                        : std::holds_alternative<isa::Gemm>(insn)  ? 1
-                        : std::holds_alternative<isa::Drain>(insn) ? 2
-                                                                   : -1;
+            const std::optional<Unit> unit = isa::unit_of(insn);
+            unit_of_[i] = unit ? static_cast<int>(*unit) : -1;
             if (unit_of_[i] < 0) break;  // FINISH: the units run nothing after it
             tokens_[i] = isa::tokens_of(insn);
             std::vector<size_t>& q = queued_[static_cast<size_t>(unit_of_[i])];
@@ -489,9 +487,7 @@ struct LoadShape {
 };
 
 LoadShape load_shape(const Machine& m, const isa::Load& l, int64_t start) {
-    const uint32_t entry = l.buffer == isa::Buffer::Inp ? m.hw.inp_entry_bytes
-                         : l.buffer == isa::Buffer::Wgt ? m.hw.wgt_entry_bytes
-                                                        : m.hw.prm_entry_bytes;
+    const uint32_t entry = isa::entry_bytes(l.buffer, m.hw);
     LoadShape s;
     const int64_t rows = int64_t{l.z_size} * l.y_size;
     const int64_t row_beats = m.beats(int64_t{l.x_size} * entry);
@@ -621,13 +617,14 @@ int64_t ready_at(const Machine& m, const Fetch& fetch, size_t i, int u, bool for
     if (fetch.dispatch_at(i) < 0) return -1;
     const isa::Tokens& t = fetch.tokens(i);
     int64_t start = std::max(fetch.dispatch_at(i) + 1, m.unit_free[static_cast<size_t>(u)]);
-    const auto wait_for = [&](bool pops, Queue q) {
-        if (!pops) return true;
-        if (m.tokens.has(q)) start = std::max(start, m.tokens.front(q));
-        return force || m.tokens.has(q);
+    const auto wait_for = [&](bool pops, TokenFlag f) {
+        const std::optional<TokenQueue> q = queue_of(u, f);
+        if (!pops || !q) return true;
+        if (m.tokens.has(*q)) start = std::max(start, m.tokens.front(*q));
+        return force || m.tokens.has(*q);
     };
-    if (!wait_for(t.pop_prev, u == 1 ? kLd2Cp : kCp2Dr)) return -1;
-    if (!wait_for(t.pop_next, u == 0 ? kCp2Ld : kDr2Cp)) return -1;
+    if (!wait_for(t.pop_prev, TokenFlag::PopPrev)) return -1;
+    if (!wait_for(t.pop_next, TokenFlag::PopNext)) return -1;
     return start;
 }
 
@@ -635,16 +632,19 @@ int64_t ready_at(const Machine& m, const Fetch& fetch, size_t i, int u, bool for
 int64_t execute(Machine& m, Fetch& fetch, size_t i, const isa::Insn& insn, int u,
                 int64_t start) {
     const isa::Tokens& t = fetch.tokens(i);
-    const Queue prev_pop = u == 1 ? kLd2Cp : kCp2Dr, next_pop = u == 0 ? kCp2Ld : kDr2Cp;
-    if (t.pop_prev) m.tokens.pop(prev_pop);
-    if (t.pop_next) m.tokens.pop(next_pop);
+    const auto take = [&](bool flag, TokenFlag f) {
+        const std::optional<TokenQueue> q = queue_of(u, f);
+        if (flag && q) m.tokens.pop(*q);
+    };
+    take(t.pop_prev, TokenFlag::PopPrev);
+    take(t.pop_next, TokenFlag::PopNext);
     int64_t end = start;
     if (const auto* l = std::get_if<isa::Load>(&insn)) {
         end = load_end(m, fetch, i, load_shape(m, *l, start), start);
         m.out.load_busy += end - start;
         m.running[0].token = t.push_next;
     } else if (const auto* g = std::get_if<isa::Gemm>(&insn)) {
-        const int64_t steps = int64_t{g->n_kb} * g->n_oy * g->n_ox * g->n_r * g->n_s * g->n_cb;
+        const auto steps = static_cast<int64_t>(isa::gemm_steps(*g));
         end = start + steps + kGemmPipeline;
         if (!g->init && m.running[2].active) {
             const double share = 1.0 / double(g->n_r * g->n_s * g->n_cb);
@@ -657,9 +657,12 @@ int64_t execute(Machine& m, Fetch& fetch, size_t i, const isa::Insn& insn, int u
         m.out.drain_busy += end - start;
         m.running[2].token = t.push_prev;
     }
-    const Queue prev_push = u == 1 ? kCp2Ld : kDr2Cp, next_push = u == 0 ? kLd2Cp : kCp2Dr;
-    if (t.push_prev) m.tokens.push(prev_push, end + 1);
-    if (t.push_next) m.tokens.push(next_push, end + 1);
+    const auto give = [&](bool flag, TokenFlag f) {
+        const std::optional<TokenQueue> q = queue_of(u, f);
+        if (flag && q) m.tokens.push(*q, end + 1);
+    };
+    give(t.push_prev, TokenFlag::PushPrev);
+    give(t.push_next, TokenFlag::PushNext);
     m.unit_free[static_cast<size_t>(u)] = end + kUnitTurnaround;
     return end;
 }
@@ -670,7 +673,9 @@ void report_moved(Machine& m, int u, Fetch& fetch, std::vector<InsnTime>& times,
     Running& r = m.running[static_cast<size_t>(u)];
     m.unit_free[static_cast<size_t>(u)] += r.moved;
     (u == 0 ? m.out.load_busy : m.out.drain_busy) += r.moved;
-    if (r.token) m.tokens.delay_latest(u == 0 ? kLd2Cp : kDr2Cp, r.moved);
+    // The token a running LOAD pushes towards compute, or a DRAIN back to it.
+    const TokenFlag pushed = u == 0 ? TokenFlag::PushNext : TokenFlag::PushPrev;
+    if (r.token) m.tokens.delay_latest(*queue_of(u, pushed), r.moved);
     fetch.completed(r.insn, r.end);
     if (!times.empty()) times[r.insn].end = r.end;
     last = std::max(last, r.end);

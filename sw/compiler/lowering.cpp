@@ -1,6 +1,7 @@
 // Host-side rewrites of a conv2d (lowering.hpp explains each).
 #include "base/int_math.hpp"
 #include "compiler/lowering.hpp"
+#include "compiler/plan.hpp"
 
 #include <algorithm>
 
@@ -68,7 +69,7 @@ Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
             p.pad_left = p.pad_right = 0;  // the host pads the columns
             // Exactly as wide as the output needs: the last packed column may read past
             // the padded input, where its weights are zero.
-            s.w = (layer.out_w() - 1) * p.stride_w + (s.s - 1) * p.dilation_w + 1;
+            s.w = input_span(layer.out_w(), p.stride_w, s.s, p.dilation_w);
             break;
         }
     }

@@ -59,8 +59,8 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
     plan.nb = e.nb;
     plan.cb = e.cb;
     plan.kb = e.kb;
-    const int64_t span_h = (tile.oh - 1) * e.stride_h + (tile.r - 1) * e.dilation_h + 1;
-    const int64_t span_w = (tile.ow - 1) * e.stride_w + (tile.s - 1) * e.dilation_w + 1;
+    const int64_t span_h = input_span(tile.oh, e.stride_h, tile.r, e.dilation_h);
+    const int64_t span_w = input_span(tile.ow, e.stride_w, tile.s, e.dilation_w);
     // Distinct tiles: weights differ by output-channel tile and reduction chunk, inputs
     // by batch block, spatial tile and chunk. Products saturate: a tiling of extreme
     // extents must read as "does not fit", not wrap into one that does.
@@ -69,17 +69,14 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
     const int64_t wgt_tiles = saturating_mul(ceil_div(e.kb, tile.kb), chunks);
     const int64_t inp_tiles = saturating_product(
         {e.nb, ceil_div(e.out_h, tile.oh), ceil_div(e.out_w, tile.ow), chunks});
-    plan.inp = use(saturating_product({tile.cb, span_h, span_w}), inp_tiles, 2,
+    plan.inp = use(saturating_product({tile.cb, span_h, span_w}), inp_tiles, kDoubleBuffer,
                    hw.inp_entry_bytes, hw.inp_depth);
-    plan.wgt = use(saturating_product({tile.kb, tile.r, tile.s, tile.cb}), wgt_tiles, 2,
-                   hw.wgt_entry_bytes, hw.wgt_depth);
-    // Accumulators: a ring of up to three tiles, so that a tile's DRAIN has two tiles'
-    // GEMMs, not one, before its slot is needed again (the DRAIN shares the bus with the
-    // loads; three keeps the parameter ring's reuse safe: scheduler.cpp).
-    plan.acc = use(saturating_product({tile.kb, tile.oh, tile.ow}), 1, 3, hw.acc_entry_bytes,
-                   hw.acc_depth);
+    plan.wgt = use(saturating_product({tile.kb, tile.r, tile.s, tile.cb}), wgt_tiles,
+                   kDoubleBuffer, hw.wgt_entry_bytes, hw.wgt_depth);
+    plan.acc = use(saturating_product({tile.kb, tile.oh, tile.ow}), 1, kMaxAccRing,
+                   hw.acc_entry_bytes, hw.acc_depth);
     // Parameters: every output-channel block when they all fit (each loaded at the first
-    // tile that needs it), else a ring of four tiles' worth (scheduler.cpp explains why).
+    // tile that needs it), else the ring of kPrmRing tiles' worth.
     plan.prm.entry_bytes = hw.prm_entry_bytes;
     plan.prm.depth = hw.prm_depth;
     if (plan.kb <= hw.prm_depth) {
@@ -87,7 +84,7 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
         plan.prm.buffers = 1;
     } else {
         plan.prm.entries = tile.kb;
-        plan.prm.buffers = 4;
+        plan.prm.buffers = kPrmRing;
     }
     return plan;
 }
@@ -96,9 +93,17 @@ bool plan_fits(const Conv2dPlan& plan) {
     const TileSizes& t = plan.tile;
     const bool positive = t.oh >= 1 && t.ow >= 1 && t.kb >= 1 && t.cb >= 1 && t.r >= 1 &&
                           t.s >= 1;
-    // GEMM's n_r and n_s are 8-bit fields; every other extent is bounded by a depth.
-    return positive && t.r <= 255 && t.s <= 255 && plan.inp.fits() && plan.wgt.fits() &&
-           plan.acc.fits() && plan.prm.fits();
+    // Every extent but the kernel's is bounded by a depth.
+    return positive && t.r <= kMaxKernelTile && t.s <= kMaxKernelTile && plan.inp.fits() &&
+           plan.wgt.fits() && plan.acc.fits() && plan.prm.fits();
+}
+
+// Slicing pays when one block's GEMM hides the next block's weights behind it: each
+// slice LOAD pays the DRAM latency on its own.
+bool first_step_sliced(const TileSizes& t, int64_t kernel_cols, const HwParams& hw) {
+    const int64_t gemm = t.oh * t.ow * t.r * t.s * t.cb;
+    const int64_t slice_beats = t.r * t.s * t.cb * hw.wgt_entry_bytes / hw.beat_bytes;
+    return t.kb > 1 && t.s == kernel_cols && gemm >= hw.config.dram_latency_cycles + slice_beats;
 }
 
 }  // namespace accel

@@ -8,6 +8,7 @@
 
 #include "compiler/lowering.hpp"
 #include "hw/hw_params.hpp"
+#include "hw/isa_fields.hpp"
 #include "ops/conv2d.hpp"
 
 namespace accel {
@@ -17,6 +18,27 @@ enum class LoopOrder {
     SpatialOuter,  // spatial tiles outside output-channel tiles: inputs stay, weights stream
 };
 const char* loop_order_name(LoopOrder order);
+
+// The rows (or columns) of input that `out` output rows of a kernel `kernel` rows tall
+// read: the input span of a tile, in the lowered layer's padded coordinates.
+constexpr int64_t input_span(int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
+    return (out - 1) * stride + (kernel - 1) * dilation + 1;
+}
+
+// Copies of a buffer that streams tiles: one loads while the other is read.
+constexpr int64_t kDoubleBuffer = 2;
+// The accumulators' ring: up to three tiles, so that a tile's DRAIN has two tiles'
+// GEMMs, not one, before its slot is needed again (the DRAIN shares the bus with the
+// loads).
+constexpr int64_t kMaxAccRing = 3;
+// The parameters' ring when the table cannot hold every output-channel block: four
+// tiles' worth. A tile waits only for the tile kPrmRing earlier to free its slot, which
+// the accumulator ring guarantees while it is shorter (scheduler.cpp, load_params).
+constexpr int64_t kPrmRing = 4;
+static_assert(kMaxAccRing < kPrmRing, "the parameter ring's reuse waits on the ACC ring");
+
+// Kernel rows or columns a tile may hold: GEMM's n_r and n_s fields.
+constexpr int64_t kMaxKernelTile = static_cast<int64_t>(isa::field_max(isa::kKernelExtentBits));
 
 // One on-chip buffer's use: `entries` of the largest tile, times `buffers` copies, against
 // the buffer's depth. Copies are 2 when double-buffered, or, when `resident`, one for
@@ -73,5 +95,11 @@ Conv2dPlan make_plan(const TilingExtents& extents, const HwParams& hw, const Til
 
 // True when every buffer footprint fits and the tile respects the ISA's field limits.
 bool plan_fits(const Conv2dPlan& plan);
+
+// True when a program's first step (the first tile, its first reduction chunk) loads
+// and multiplies its weights one output-channel block at a time: when it has several
+// blocks over whole kernel rows and one block's GEMM hides the next block's LOAD. The
+// scheduler emits it so and the planner's estimate counts it so.
+bool first_step_sliced(const TileSizes& tile, int64_t kernel_cols, const HwParams& hw);
 
 }  // namespace accel

@@ -17,6 +17,7 @@
 #include "compiler/cost_model.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/planner.hpp"
+#include "compiler/rtl_timing.hpp"
 #include "compiler/scheduler.hpp"
 #include "hw/isa.hpp"
 
@@ -99,7 +100,8 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     const int64_t insn_beats = insns * ceil_div(isa::kInsnBytes, hw.beat_bytes);
     // A step cannot be shorter than its GEMM, nor than its own loads when the GEMM is
     // too short to hide them behind the previous step.
-    const int64_t per_step_gemm = steps / std::max<int64_t>(1, steps_total) + 8;
+    const int64_t per_step_gemm =
+        steps / std::max<int64_t>(1, steps_total) + timing::kEstimateStepOverhead;
     const int64_t per_step_load = (load_beats + insn_beats) / std::max<int64_t>(1, steps_total) +
                                   (inp_loads + wgt_loads > p.nb ? latency : 0);
     const int64_t stepped = steps_total * std::max(per_step_gemm, per_step_load);
@@ -112,7 +114,7 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     if (p.inp.buffers == 1 || p.wgt.buffers == 1) serial += load_beats + latency * tiles * chunks;
     if (p.acc.buffers == 1) serial += out_bytes / hw.beat_bytes + latency * tiles;
     // The load unit runs its LOADs one after another, each paying the DRAM latency.
-    const int64_t per_load = latency + 6;
+    const int64_t per_load = latency + timing::kEstimateLoadOverhead;
     const int64_t load_serial = load_beats + (inp_loads + wgt_loads * wgt_insns) * per_load;
     // A resident buffer whose tiles all come in the first pass of the outer loop (the
     // inputs when output-channel tiles are outer, the weights when spatial tiles are)
@@ -160,8 +162,8 @@ std::array<std::vector<int64_t>, 6> tile_sizes(const TilingExtents& l, const HwP
         split_sizes(l.out_w, hw.acc_depth),
         split_sizes(l.kb, hw.acc_depth),
         split_sizes(l.cb, hw.inp_depth),
-        whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, 255),
-        whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, 255)};
+        whole_kernel_fits ? std::vector<int64_t>{l.r} : split_sizes(l.r, kMaxKernelTile),
+        whole_kernel_fits ? std::vector<int64_t>{l.s} : split_sizes(l.s, kMaxKernelTile)};
     auto tilings = [&sizes] {
         int64_t n = 1;
         for (const auto& v : sizes) n = saturating_mul(n, static_cast<int64_t>(v.size()));

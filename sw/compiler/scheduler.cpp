@@ -18,16 +18,18 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
 #include "base/int_math.hpp"
+#include "compiler/rtl_timing.hpp"
 
 namespace accel {
 namespace {
 
-// The load unit inserts at most 255 padding entries per side; the host pads the rest.
+// The load unit inserts at most kMaxLoadPad padding entries per side; the host pads the rest.
 int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
 
 struct Extent {  // a half-open range [begin, begin + size)
@@ -96,6 +98,14 @@ struct BufferTrack {
         if (use.resident) slot_loaded.assign(static_cast<size_t>(use.buffers), false);
     }
 };
+
+// A tile's ACC region, walked alike by its GEMMs and its DRAIN: [kb][oh][ow] entries
+// from its base. The loop extents (kb, rows, columns), then their strides.
+std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> acc_walk(const Tile& t) {
+    return {static_cast<uint32_t>(t.kb.size), static_cast<uint32_t>(t.oh.size),
+            static_cast<uint32_t>(t.ow.size), static_cast<uint32_t>(t.oh.size * t.ow.size),
+            static_cast<uint32_t>(t.ow.size), 1};
+}
 
 class Emitter {
 public:
@@ -219,10 +229,10 @@ void Emitter::split_last_tile() {
     auto* g = std::get_if<isa::Gemm>(&out_.insns[out_.insns.size() - 2]);
     auto* d = std::get_if<isa::Drain>(&out_.insns.back());
     if (g == nullptr || d == nullptr || g->n_oy < 2 || d->n_y != g->n_oy) return;
-    const int64_t row_gemm = int64_t{g->n_kb} * g->n_ox * g->n_r * g->n_s * g->n_cb;
+    const auto row_gemm = static_cast<int64_t>(isa::gemm_steps(*g) / g->n_oy);
     const int64_t row_beats = ceil_div(int64_t{d->n_kb} * d->n_x * hw_.batch * hw_.block_out,
                                        int64_t{hw_.beat_bytes});
-    const int64_t drain_fixed = hw_.config.dram_latency_cycles + 10;  // pipeline, B response
+    const int64_t drain_fixed = hw_.config.dram_latency_cycles + timing::kDrainOverhead;
     int64_t rows = 0;  // of the first part
     for (int64_t r = 1; r < g->n_oy; ++r) {
         if (drain_fixed + r * row_beats <= (g->n_oy - r) * row_gemm) rows = r;
@@ -316,8 +326,8 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
     const int64_t slot = t.spatial_index * chunks_ + c.index;
     if (inp_.holds(key, slot)) return -1;
     const int64_t wait = inp_.load(key, slot);
-    const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
-    const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
+    const int64_t span_h = input_span(t.oh.size, p.stride_h, c.r.size, p.dilation_h);
+    const int64_t span_w = input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w);
     // Window origin in the host-padded DRAM image.
     const int64_t y0 = t.oh.begin * p.stride_h - p.pad_top + c.r.begin * p.dilation_h +
                        dram_.extra_pad_top;
@@ -406,10 +416,11 @@ int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
 // before the first GEMM would delay it). The very first LOAD holds only the first
 // tile's blocks. Tiles reach the blocks in increasing order, so the loaded ones are a
 // prefix.
-// Otherwise each tile loads its blocks into a ring of four slots. The slot of tile i was
-// last used by tile i-4, whose DRAIN read it. With A ACC slots (at most 3: plan.cpp)
-// the first GEMM of tile j waits, through dr2cp, for the DRAIN of tile j-A to free its
-// slot; so waiting for the first GEMM of tile i-4+A, earlier than tile i, is enough.
+// Otherwise each tile loads its blocks into a ring of kPrmRing (P) slots. The slot of
+// tile i was last used by tile i-P, whose DRAIN read it. With A ACC slots (A < P:
+// plan.hpp) the first GEMM of tile j waits, through dr2cp, for the DRAIN of tile j-A to
+// free its slot; so waiting for the first GEMM of tile i-P+A, earlier than tile i, is
+// enough.
 int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     const bool all_fit = plan_.kb <= hw_.prm_depth;
     const int64_t end = t.kb.begin + t.kb.size;
@@ -432,15 +443,16 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
     }
     out_.insns.push_back(ld);
     out_.load_bytes += ld.x_size * hw_.prm_entry_bytes;
-    if (all_fit || tile_index < 4) return -1;
-    return tile_first_step_[tile_index - 4 + static_cast<size_t>(plan_.acc.buffers)];
+    const auto ring = static_cast<size_t>(kPrmRing);
+    if (all_fit || tile_index < ring) return -1;
+    return tile_first_step_[tile_index - ring + static_cast<size_t>(plan_.acc.buffers)];
 }
 
 // PRM entry of the tile's first output-channel block: its own block when all parameters
 // are loaded at once, else its slot in the ring.
 uint32_t Emitter::prm_slot(const Tile& t, size_t tile_index) const {
     if (plan_.kb <= hw_.prm_depth) return static_cast<uint32_t>(t.kb.begin);
-    return static_cast<uint32_t>((tile_index % 4) * plan_.tile.kb);
+    return static_cast<uint32_t>((tile_index % static_cast<size_t>(kPrmRing)) * plan_.tile.kb);
 }
 
 uint32_t Emitter::acc_base(size_t tile_index) const {
@@ -451,8 +463,8 @@ uint32_t Emitter::acc_base(size_t tile_index) const {
 void Emitter::emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                         bool last, bool loaded) {
     const Conv2dParams& p = l_.params;
-    const int64_t span_h = (t.oh.size - 1) * p.stride_h + (c.r.size - 1) * p.dilation_h + 1;
-    const int64_t span_w = (t.ow.size - 1) * p.stride_w + (c.s.size - 1) * p.dilation_w + 1;
+    const int64_t span_h = input_span(t.oh.size, p.stride_h, c.r.size, p.dilation_h);
+    const int64_t span_w = input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w);
     isa::Gemm g;
     g.tokens.pop_prev = loaded;
     g.tokens.pop_next = first && static_cast<int64_t>(tile_index) >= plan_.acc.buffers;
@@ -462,15 +474,10 @@ void Emitter::emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool f
     g.inp_base = inp_.base();
     g.wgt_base = wgt_.base();
     g.prm_base = prm_slot(t, tile_index);
-    g.n_kb = static_cast<uint32_t>(t.kb.size);
-    g.n_oy = static_cast<uint32_t>(t.oh.size);
-    g.n_ox = static_cast<uint32_t>(t.ow.size);
+    std::tie(g.n_kb, g.n_oy, g.n_ox, g.acc_kb, g.acc_oy, g.acc_ox) = acc_walk(t);
     g.n_r = static_cast<uint32_t>(c.r.size);
     g.n_s = static_cast<uint32_t>(c.s.size);
     g.n_cb = static_cast<uint32_t>(c.cb.size);
-    g.acc_kb = static_cast<uint32_t>(t.oh.size * t.ow.size);
-    g.acc_oy = static_cast<uint32_t>(t.ow.size);
-    g.acc_ox = 1;
     g.inp_oy = static_cast<uint32_t>(p.stride_h * span_w);
     g.inp_ox = static_cast<uint32_t>(p.stride_w);
     g.inp_r = static_cast<uint32_t>(p.dilation_h * span_w);
@@ -484,7 +491,7 @@ void Emitter::emit_gemm(const Tile& t, size_t tile_index, const Chunk& c, bool f
     wgt_.last_use.back() = step_;
     gemm_index_.push_back(out_.insns.size());
     out_.insns.push_back(g);
-    out_.gemm_steps += t.kb.size * t.oh.size * t.ow.size * c.r.size * c.s.size * c.cb.size;
+    out_.gemm_steps += static_cast<int64_t>(isa::gemm_steps(g));
 }
 
 void Emitter::emit_drain(const Tile& t, size_t tile_index) {
@@ -495,12 +502,7 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
     d.tokens.push_prev = tile_index + static_cast<size_t>(plan_.acc.buffers) < tiles_total_;
     d.acc_base = acc_base(tile_index);
     d.prm_base = prm_slot(t, tile_index);
-    d.n_kb = static_cast<uint32_t>(t.kb.size);
-    d.n_y = static_cast<uint32_t>(t.oh.size);
-    d.n_x = static_cast<uint32_t>(t.ow.size);
-    d.acc_kb = static_cast<uint32_t>(t.oh.size * t.ow.size);
-    d.acc_y = static_cast<uint32_t>(t.ow.size);
-    d.acc_x = 1;
+    std::tie(d.n_kb, d.n_y, d.n_x, d.acc_kb, d.acc_y, d.acc_x) = acc_walk(t);
     d.dram_x = static_cast<uint32_t>(entry);
     d.dram_y = static_cast<uint32_t>(ow_n_ * entry);
     d.dram_kb = static_cast<uint32_t>(oh_n_ * ow_n_ * entry);
@@ -516,14 +518,6 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
 }
 
 }  // namespace
-
-// Slicing pays when one block's GEMM hides the next block's weights behind it: each
-// slice LOAD pays the DRAM latency on its own.
-bool first_step_sliced(const TileSizes& t, int64_t kernel_cols, const HwParams& hw) {
-    const int64_t gemm = t.oh * t.ow * t.r * t.s * t.cb;
-    const int64_t slice_beats = t.r * t.s * t.cb * hw.wgt_entry_bytes / hw.beat_bytes;
-    return t.kb > 1 && t.s == kernel_cols && gemm >= hw.config.dram_latency_cycles + slice_beats;
-}
 
 TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw) {
     const Conv2dShape& s = layer.shape;
@@ -551,8 +545,7 @@ DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
     d.extra_pad_right = host_pad(p.pad_right);
     d.padded_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
     d.padded_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
-    const int64_t max_span_w = (plan.tile.ow - 1) * p.stride_w +
-                               (plan.tile.s - 1) * p.dilation_w + 1;
+    const int64_t max_span_w = input_span(plan.tile.ow, p.stride_w, plan.tile.s, p.dilation_w);
     const TensorFootprint f = tensor_footprint(layer, hw);
     const uint64_t sizes[] = {
         0,  // the program: sized by schedule_conv2d

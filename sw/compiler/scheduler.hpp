@@ -13,9 +13,9 @@
 
 namespace accel {
 
-// Rows or columns of padding one LOAD inserts (its 8-bit pad fields, docs/isa.md); the
-// host pads a layer's input beyond that.
-constexpr int64_t kMaxLoadPad = 255;
+// Rows or columns of padding one LOAD inserts (its pad fields, docs/isa.md); the host
+// pads a layer's input beyond that.
+constexpr int64_t kMaxLoadPad = static_cast<int64_t>(isa::field_max(isa::kPadBits));
 
 struct DramRegion {
     uint32_t base = 0;
@@ -24,7 +24,7 @@ struct DramRegion {
 
 // Where each tensor lives in DRAM, in the blocked layouts the hardware reads:
 //  input    [NB][CB][Hp][Wp] entries of BATCH x BLOCK_IN int8; Hp, Wp include `extra_pad`
-//           rows/columns of zx that the load unit cannot insert itself (a side > 255)
+//           rows/columns of zx that the load unit cannot insert itself (past kMaxLoadPad)
 //  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
 //  params   [KB] entries: bias (zx folded in) int32[BO], multiplier int32[BO], shift int32[BO]
 //  zx_row   a row of input entries holding zx, read for tiles that lie wholly in padding
@@ -60,11 +60,6 @@ TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw);
 // For the lowered layer.
 DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
                             const Conv2dPlan& plan);
-
-// True when the program's first step (the first tile, its first reduction chunk) loads
-// and multiplies its weights one output-channel block at a time: when it has several
-// blocks over whole kernel rows and one block's GEMM hides the next block's LOAD.
-bool first_step_sliced(const TileSizes& tile, int64_t kernel_cols, const HwParams& hw);
 
 // Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the
 // layer's DRAM image would not fit 32-bit addresses, or as soon as the program passes

@@ -17,6 +17,7 @@
 
 #include "base/error.hpp"
 #include "devices/run_budget.hpp"
+#include "hw/csr.hpp"
 #include "ops/quant.hpp"
 
 namespace accel {
@@ -27,15 +28,10 @@ static_assert(std::endian::native == std::endian::little,
 
 using isa::ErrorCode;
 
-enum Unit : int { kLoadUnit = 0, kGemmUnit = 1, kDrainUnit = 2, kUnits = 3 };
-enum Token : int { kLd2Cp = 0, kCp2Ld = 1, kCp2Dr = 2, kDr2Cp = 3, kNone = -1 };
-
-// The token counter each flag of each unit's instructions addresses (docs/isa.md,
-// "Common header"); kNone where the ISA makes the flag illegal (fetch rejects it).
-constexpr std::array<int, kUnits> kPopPrev = {kNone, kLd2Cp, kCp2Dr};
-constexpr std::array<int, kUnits> kPopNext = {kCp2Ld, kDr2Cp, kNone};
-constexpr std::array<int, kUnits> kPushPrev = {kNone, kCp2Ld, kDr2Cp};
-constexpr std::array<int, kUnits> kPushNext = {kLd2Cp, kCp2Dr, kNone};
+using isa::TokenFlag;
+using isa::Unit;
+constexpr size_t kUnits = isa::kUnits;
+constexpr size_t kFetch = kUnits;  // fetch's turn in a pass, after the units'
 
 // A unit's instruction queue: kUnitQueueDepth slots, the head being the instruction the
 // unit executes (it stays in its slot until it completes).
@@ -55,12 +51,6 @@ private:
     uint32_t head_ = 0, size_ = 0;
 };
 
-int unit_of(const isa::Insn& insn) {
-    if (std::holds_alternative<isa::Load>(insn)) return kLoadUnit;
-    if (std::holds_alternative<isa::Gemm>(insn)) return kGemmUnit;
-    return kDrainUnit;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -72,7 +62,7 @@ struct FunctionalSim::Machine {
     uint64_t budget = 0, charged = 0;  // cycles (run_budget.hpp)
     std::array<InsnQueue, kUnits> queues{};
     std::array<bool, kUnits> halted{};  // after a bus error
-    std::array<uint32_t, 4> tokens{};
+    std::array<uint32_t, isa::kTokenQueues> tokens{};
     uint32_t insn_addr, count, fetched = 0;
     bool fetch_stopped = false, finished = false;
     std::optional<isa::Insn> pending;  // checked, waiting for room in its queue
@@ -84,11 +74,21 @@ struct FunctionalSim::Machine {
 
     void raise(ErrorCode e) { c.errors |= isa::error_bit(e); }
 
-    void push_token(int t) {
-        if (tokens[t] == kTokenMax) {
+    // The token counter a flag of unit `u` addresses; fetch rejects the flags that have none.
+    uint32_t& counter(size_t u, TokenFlag f) {
+        return tokens[static_cast<size_t>(*isa::token_queue(static_cast<Unit>(u), f))];
+    }
+    bool has_token(size_t u, TokenFlag f) const {
+        const auto q = isa::token_queue(static_cast<Unit>(u), f);
+        return q && tokens[static_cast<size_t>(*q)] > 0;
+    }
+
+    void push_token(size_t u, TokenFlag f) {
+        uint32_t& n = counter(u, f);
+        if (n == kTokenMax) {
             raise(ErrorCode::TokenOverflow);  // the token is dropped
         } else {
-            ++tokens[t];
+            ++n;
         }
     }
 
@@ -128,7 +128,7 @@ struct FunctionalSim::Machine {
                     return true;
                 }
             }
-            InsnQueue& q = queues[unit_of(*pending)];
+            InsnQueue& q = queues[static_cast<size_t>(*isa::unit_of(*pending))];
             if (q.full()) break;
             q.push(*pending);
             pending.reset();
@@ -149,27 +149,24 @@ struct FunctionalSim::Machine {
 
     // Runs unit `u` for at most `budget` instructions, until its queue is empty, it waits
     // for a token, or it halts.
-    bool step_unit(int u, uint32_t budget) {
+    bool step_unit(size_t u, uint32_t budget) {
         bool progress = false;
         InsnQueue& q = queues[u];
         for (; budget > 0 && !halted[u] && !q.empty(); --budget) {
             const isa::Tokens t = isa::tokens_of(q.front());
             // A unit starts only when every token it pops is there, and takes them together.
-            if ((t.pop_prev && tokens[kPopPrev[u]] == 0) ||
-                (t.pop_next && tokens[kPopNext[u]] == 0)) {
-                break;
-            }
+            if (waits_for_token(u, t)) break;
             charge(u, q.front());
-            if (t.pop_prev) --tokens[kPopPrev[u]];
-            if (t.pop_next) --tokens[kPopNext[u]];
+            if (t.pop_prev) --counter(u, TokenFlag::PopPrev);
+            if (t.pop_next) --counter(u, TokenFlag::PopNext);
             progress = true;
             if (!execute(q.front())) {
                 raise(ErrorCode::BusError);
                 halted[u] = true;  // the failed instruction keeps its slot
                 break;
             }
-            if (t.push_prev) push_token(kPushPrev[u]);
-            if (t.push_next) push_token(kPushNext[u]);
+            if (t.push_prev) push_token(u, TokenFlag::PushPrev);
+            if (t.push_next) push_token(u, TokenFlag::PushNext);
             q.pop();
         }
         return progress;
@@ -177,48 +174,54 @@ struct FunctionalSim::Machine {
 
     // Charges unit `u`'s next instruction the most cycles it can take, before it runs: a
     // GEMM of 10^22 steps must be refused, not started.
-    void charge(int u, const isa::Insn& insn) {
+    bool waits_for_token(size_t u, const isa::Tokens& t) const {
+        return (t.pop_prev && !has_token(u, TokenFlag::PopPrev)) ||
+               (t.pop_next && !has_token(u, TokenFlag::PopNext));
+    }
+
+    void charge(size_t u, const isa::Insn& insn) {
         const uint64_t cost = max_cycles_of(insn, sim.hw_);
         if (cost <= budget - charged) {
             charged += cost;
             return;
         }
-        static const char* const kUnitNames[] = {"LOAD", "GEMM", "DRAIN"};
         const std::string most = cost == UINT64_MAX ? "more than 2^64" : std::to_string(cost);
         throw DeviceError(fmt::format(
             "fsim: cycle budget of {} exhausted: the next {} can take {} cycles, the "
             "instructions before it {}; {}; completed {} load, {} gemm, {} drain instructions",
-            budget, kUnitNames[u], most, charged, unit_states(u), c.load_insns, c.gemm_insns,
+            budget, isa::unit_name(static_cast<Unit>(u)), most, charged, unit_states(u), c.load_insns, c.gemm_insns,
             c.drain_insns));
     }
 
     // The units' states in the words of describe_unit_states (register_file.hpp).
-    std::string unit_states(int running) const {
-        auto state = [&](int u) {
-            if (halted[u]) return "halted";
-            if (u == running) return "busy";
-            if (queues[u].empty()) return "idle";
-            const isa::Tokens t = isa::tokens_of(queues[u].front());
-            auto missing = [this](int token) { return token == kNone || tokens[token] == 0; };
-            const bool blocked = (t.pop_prev && missing(kPopPrev[u])) ||
-                                 (t.pop_next && missing(kPopNext[u]));
-            return blocked ? "waiting for a token" : "busy";
+    std::string unit_states(size_t running) const {
+        using csr::UnitState;
+        auto state = [&](Unit unit) {
+            const auto u = static_cast<size_t>(unit);
+            if (halted[u]) return UnitState::Halted;
+            if (u == running || queues[u].empty()) {
+                return u == running ? UnitState::Busy : UnitState::Idle;
+            }
+            return waits_for_token(u, isa::tokens_of(queues[u].front())) ? UnitState::Waiting
+                                                                          : UnitState::Busy;
         };
         return fmt::format("fetch {}, load {}, compute {}, drain {}",
-                           fetch_stopped ? "idle" : "busy", state(kLoadUnit), state(kGemmUnit),
-                           state(kDrainUnit));
+                           csr::unit_state_words(fetch_stopped ? UnitState::Idle : UnitState::Busy),
+                           csr::unit_state_words(state(Unit::Load)),
+                           csr::unit_state_words(state(Unit::Gemm)),
+                           csr::unit_state_words(state(Unit::Drain)));
     }
 
     // One pass over fetch and the units. With a schedule, the order is random and each
     // gets a budget of 1 to 3 instructions, so passes interleave the units differently.
     bool pass(std::mt19937* schedule) {
-        std::array<int, kUnits + 1> order = {kUnits, kLoadUnit, kGemmUnit, kDrainUnit};
+        std::array<size_t, kUnits + 1> order = {kFetch, 0, 1, 2};
         uint32_t budget = UINT32_MAX;
         if (schedule) std::shuffle(order.begin(), order.end(), *schedule);
         bool progress = false;
-        for (int who : order) {
+        for (size_t who : order) {
             if (schedule) budget = 1 + (*schedule)() % 3;
-            progress = (who == kUnits ? fetch(budget) : step_unit(who, budget)) || progress;
+            progress = (who == kFetch ? fetch(budget) : step_unit(who, budget)) || progress;
         }
         return progress;
     }
@@ -282,20 +285,11 @@ uint8_t* FunctionalSim::sram_bytes(isa::Buffer b) {
     return nullptr;
 }
 
-uint32_t FunctionalSim::entry_bytes(isa::Buffer b) const {
-    switch (b) {
-        case isa::Buffer::Inp: return hw_.inp_entry_bytes;
-        case isa::Buffer::Wgt: return hw_.wgt_entry_bytes;
-        case isa::Buffer::Prm: return hw_.prm_entry_bytes;
-    }
-    return 0;
-}
-
 // ---------------------------------------------------------------------------------------
 // LOAD: rows of x_size entries, each one DRAM burst, framed by padding.
 
 bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
-    const uint32_t eb = entry_bytes(l.buffer);
+    const uint32_t eb = isa::entry_bytes(l.buffer, hw_);
     const uint64_t row_bytes = uint64_t{l.x_size} * eb;
     auto row_addr = [&l](uint32_t z, uint32_t y) {  // modulo 2^32, as the hardware's adders
         return l.dram_base + z * l.dram_z_stride + y * l.dram_y_stride;
@@ -453,7 +447,7 @@ void FunctionalSim::exec_gemm(const isa::Gemm& g, DeviceCounters& c) {
                      scratch_.data(), hw_.batch,   hw_.block_in, hw_.block_out};
     gemm_dispatch(v, g);
     ++c.gemm_insns;
-    c.gemm_steps += uint64_t{g.n_kb} * g.n_oy * g.n_ox * g.n_r * g.n_s * g.n_cb;
+    c.gemm_steps += isa::gemm_steps(g);
 }
 
 // ---------------------------------------------------------------------------------------

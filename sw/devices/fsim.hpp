@@ -54,7 +54,6 @@ private:
     bool exec_drain(const isa::Drain& d, DeviceCounters& c);
 
     uint8_t* sram_bytes(isa::Buffer b);
-    uint32_t entry_bytes(isa::Buffer b) const;
     // True when [addr, addr + n) lies inside the DRAM (addr already wrapped to 32 bits).
     bool in_dram(uint32_t addr, uint64_t n) const { return uint64_t{addr} + n <= dram_.size(); }
 

@@ -70,10 +70,9 @@ DeviceCounters run_via_csrs(RegisterFile& regs, uint32_t insn_addr, uint32_t cou
 
 std::string describe_unit_states(RegisterFile& regs) {
     const uint32_t state = regs.read32(csr::kUnitState);
-    static const char* const kNames[] = {"idle", "waiting for a token", "busy", "halted"};
-    auto unit = [state](int i) {
-        const uint32_t s = (state >> (4 * i)) & 0xF;
-        return s < 4 ? kNames[s] : "?";
+    auto unit = [state](unsigned i) {
+        constexpr uint32_t kMask = (1u << csr::kUnitStateBits) - 1;
+        return csr::unit_state_words((state >> (csr::kUnitStateBits * i)) & kMask);
     };
     return fmt::format("fetch {}, load {}, compute {}, drain {}", unit(0), unit(1), unit(2),
                        unit(3));

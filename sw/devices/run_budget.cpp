@@ -21,18 +21,9 @@ constexpr uint64_t kBurstFixed = 8;   // a burst's address handshake and respons
 constexpr uint64_t kMaxBurstBeats = 16;
 constexpr uint64_t kPageBytes = 4096; // bursts never cross a 4 KiB boundary
 
-uint32_t entry_bytes(isa::Buffer b, const HwParams& hw) {
-    switch (b) {
-        case isa::Buffer::Inp: return hw.inp_entry_bytes;
-        case isa::Buffer::Wgt: return hw.wgt_entry_bytes;
-        case isa::Buffer::Prm: return hw.prm_entry_bytes;
-    }
-    return hw.wgt_entry_bytes;
-}
-
 uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t beat = hw.beat_bytes, latency = hw.config.dram_latency_cycles;
-    const uint64_t row_bytes = uint64_t{l.x_size} * entry_bytes(l.buffer, hw);
+    const uint64_t row_bytes = uint64_t{l.x_size} * isa::entry_bytes(l.buffer, hw);
     const uint64_t row_beats = ceil_div(row_bytes, beat);
     const uint64_t bursts = ceil_div(row_beats, kMaxBurstBeats) + row_bytes / kPageBytes + 1;
     const uint64_t per_row = row_beats + bursts * (latency + kBurstFixed);
@@ -45,8 +36,8 @@ uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
 
 uint64_t gemm_cycles(const isa::Gemm& g) {
     const uint64_t outputs = mul(mul(g.n_kb, g.n_oy), g.n_ox);
-    const uint64_t steps = mul(mul(mul(outputs, g.n_r), g.n_s), g.n_cb);
-    return add(add(steps, outputs), kFixed);  // a step a cycle, a bubble per ACC entry
+    // A step a cycle, a bubble per ACC entry.
+    return add(add(isa::gemm_steps(g), outputs), kFixed);
 }
 
 uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {

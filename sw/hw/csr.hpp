@@ -44,6 +44,35 @@ constexpr uint32_t kCfgInpDepth = 0x110;
 constexpr uint32_t kCfgWgtDepth = 0x114;
 constexpr uint32_t kCfgAccDepth = 0x118;
 
+// The 4-bit state each unit reports in UNIT_STATE (fetch in bits 3:0, then load,
+// compute, drain): the RTL's units emit these codes (the generated unit_state_e) and the
+// drivers name them.
+constexpr unsigned kUnitStateBits = 4;
+enum class UnitState : uint32_t { Idle = 0, Waiting = 1, Busy = 2, Halted = 3 };
+
+struct UnitStateInfo {
+    UnitState state;
+    const char* name;   // in the RTL: UNIT_<name>
+    const char* words;  // in messages
+};
+inline constexpr std::array kUnitStates = {
+    UnitStateInfo{UnitState::Idle, "IDLE", "idle"},
+    UnitStateInfo{UnitState::Waiting, "WAITING", "waiting for a token"},
+    UnitStateInfo{UnitState::Busy, "BUSY", "busy"},
+    UnitStateInfo{UnitState::Halted, "HALTED", "halted"},
+};
+
+// The words for a state code; "?" for a code no unit reports.
+constexpr const char* unit_state_words(uint32_t code) {
+    for (const UnitStateInfo& s : kUnitStates) {
+        if (static_cast<uint32_t>(s.state) == code) return s.words;
+    }
+    return "?";
+}
+constexpr const char* unit_state_words(UnitState s) {
+    return unit_state_words(static_cast<uint32_t>(s));
+}
+
 inline constexpr std::array kAll = {
     Reg{"CTRL", kCtrl},           Reg{"STATUS", kStatus},         Reg{"ERROR", kError},
     Reg{"INSN_ADDR", kInsnAddr},  Reg{"INSN_COUNT", kInsnCount},  Reg{"UNIT_STATE", kUnitState},

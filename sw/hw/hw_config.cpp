@@ -193,18 +193,26 @@ HwConfig ConfigParser::parse(const std::string& text) const {
 
 }  // namespace
 
+// Deriving the parameters checks the combinations the ISA cannot address, so every
+// config that parses derives.
+HwParams parse_hw_params(const std::string& yaml_text, const std::string& source) {
+    return derive_params(ConfigParser(source).parse(yaml_text), source);
+}
+
+HwParams load_hw_params(const std::string& path) {
+    return parse_hw_params(read_file(path, kMaxYamlBytes), path);
+}
+
+HwParams default_hw_params() {
+    return parse_hw_params(detail::kDefaultHwConfigYaml, "built-in default config");
+}
+
 HwConfig parse_hw_config(const std::string& yaml_text, const std::string& source) {
-    HwConfig config = ConfigParser(source).parse(yaml_text);
-    derive_params(config, source);  // the combinations the ISA cannot address
-    return config;
+    return parse_hw_params(yaml_text, source).config;
 }
 
-HwConfig load_hw_config(const std::string& path) {
-    return parse_hw_config(read_file(path, kMaxYamlBytes), path);
-}
+HwConfig load_hw_config(const std::string& path) { return load_hw_params(path).config; }
 
-HwConfig default_hw_config() {
-    return parse_hw_config(detail::kDefaultHwConfigYaml, "built-in default config");
-}
+HwConfig default_hw_config() { return default_hw_params().config; }
 
 }  // namespace accel

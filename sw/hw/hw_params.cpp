@@ -29,8 +29,8 @@ HwParams derive_params(const HwConfig& c, const std::string& src) {
     p.beat_bytes = static_cast<uint32_t>(c.axi_data_bits / 8);
     p.inp_entry_bytes = p.batch * p.block_in;
     p.wgt_entry_bytes = p.block_out * p.block_in;
-    p.acc_entry_bytes = 4 * p.batch * p.block_out;
-    p.prm_entry_bytes = 12 * p.block_out;
+    p.acc_entry_bytes = kAccLaneBytes * p.batch * p.block_out;
+    p.prm_entry_bytes = kPrmLaneBytes * p.block_out;
     p.inp_depth = depth_of(src, "buffers.input_kib", c.input_bytes(), p.inp_entry_bytes);
     p.wgt_depth = depth_of(src, "buffers.weight_kib", c.weight_bytes(), p.wgt_entry_bytes);
     p.acc_depth = depth_of(src, "buffers.acc_kib", c.acc_bytes(), p.acc_entry_bytes);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hw/hw_config.hpp"
+#include "hw/isa_fields.hpp"
 
 namespace accel {
 
@@ -14,7 +15,15 @@ constexpr uint32_t kPrmDepth = 64;        // parameter table entries (output-cha
 constexpr uint32_t kUnitQueueDepth = 8;   // instructions per unit, counting the executing one
 constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
 constexpr uint32_t kTokenMax = 255;       // tokens a dependency queue can hold
-constexpr uint32_t kMaxSramDepth = 65536; // 16-bit SRAM addresses
+constexpr uint32_t kMaxSramDepth = uint32_t{1} << isa::kSramAddrBits;  // SRAM addresses
+static_assert(kPrmDepth <= isa::field_max(isa::kPrmAddrBits) + 1, "prm_base must reach every entry");
+
+// Bytes per lane of an SRAM entry beyond the int8 inputs and weights: an int32
+// accumulator, and a PRM channel's bias, multiplier and shift (three int32); the load
+// unit keeps the bias of each in its own table.
+constexpr uint32_t kAccLaneBytes = 4;
+constexpr uint32_t kPrmLaneBytes = 12;
+constexpr uint32_t kBiasLaneBytes = 4;
 
 struct HwParams {
     HwConfig config;
@@ -40,5 +49,11 @@ constexpr uint64_t align_dram_region(uint64_t bytes, const HwParams& hw) {
 // docs/isa.md (a depth above 65536, an entry size the AXI beat does not divide).
 // parse_hw_config applies it, so every loaded config derives.
 HwParams derive_params(const HwConfig& config, const std::string& source = "hw config");
+
+// A config and its parameters, derived once: parse_hw_config, load_hw_config and
+// default_hw_config (hw_config.hpp) with what they derive kept.
+HwParams parse_hw_params(const std::string& yaml_text, const std::string& source);
+HwParams load_hw_params(const std::string& path);
+HwParams default_hw_params();
 
 }  // namespace accel

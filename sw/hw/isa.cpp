@@ -64,56 +64,56 @@ void visit_fields(Self& t, F&& f) {
     using T = std::remove_const_t<Self>;
     if constexpr (std::is_same_v<T, Load>) {
         f("buffer", 8, 2, t.buffer);
-        f("sram_base", 16, 16, t.sram_base);
-        f("dram_base", 32, 32, t.dram_base);
-        f("z_size", 64, 16, t.z_size);
-        f("y_size", 80, 16, t.y_size);
-        f("x_size", 96, 16, t.x_size);
-        f("dram_z_stride", 128, 32, t.dram_z_stride);
-        f("dram_y_stride", 160, 32, t.dram_y_stride);
-        f("pad_top", 192, 8, t.pad_top);
-        f("pad_bottom", 200, 8, t.pad_bottom);
-        f("pad_left", 208, 8, t.pad_left);
-        f("pad_right", 216, 8, t.pad_right);
+        f("sram_base", 16, kSramAddrBits, t.sram_base);
+        f("dram_base", 32, kDramAddrBits, t.dram_base);
+        f("z_size", 64, kExtentBits, t.z_size);
+        f("y_size", 80, kExtentBits, t.y_size);
+        f("x_size", 96, kExtentBits, t.x_size);
+        f("dram_z_stride", 128, kDramAddrBits, t.dram_z_stride);
+        f("dram_y_stride", 160, kDramAddrBits, t.dram_y_stride);
+        f("pad_top", 192, kPadBits, t.pad_top);
+        f("pad_bottom", 200, kPadBits, t.pad_bottom);
+        f("pad_left", 208, kPadBits, t.pad_left);
+        f("pad_right", 216, kPadBits, t.pad_right);
         f("pad_value", 224, 8, t.pad_value);
     } else if constexpr (std::is_same_v<T, Gemm>) {
         f("init", 8, 1, t.init);
-        f("acc_base", 16, 16, t.acc_base);
-        f("inp_base", 32, 16, t.inp_base);
-        f("wgt_base", 48, 16, t.wgt_base);
-        f("prm_base", 64, 8, t.prm_base);
-        f("n_kb", 80, 16, t.n_kb);
-        f("n_oy", 96, 16, t.n_oy);
-        f("n_ox", 112, 16, t.n_ox);
-        f("n_r", 128, 8, t.n_r);
-        f("n_s", 136, 8, t.n_s);
-        f("n_cb", 144, 16, t.n_cb);
-        f("acc_kb", 160, 16, t.acc_kb);
-        f("acc_oy", 176, 16, t.acc_oy);
-        f("acc_ox", 192, 16, t.acc_ox);
-        f("inp_oy", 208, 16, t.inp_oy);
-        f("inp_ox", 224, 16, t.inp_ox);
-        f("inp_r", 240, 16, t.inp_r);
-        f("inp_s", 256, 16, t.inp_s);
-        f("inp_cb", 272, 16, t.inp_cb);
-        f("wgt_kb", 288, 16, t.wgt_kb);
-        f("wgt_r", 304, 16, t.wgt_r);
-        f("wgt_s", 320, 16, t.wgt_s);
-        f("wgt_cb", 336, 16, t.wgt_cb);
+        f("acc_base", 16, kSramAddrBits, t.acc_base);
+        f("inp_base", 32, kSramAddrBits, t.inp_base);
+        f("wgt_base", 48, kSramAddrBits, t.wgt_base);
+        f("prm_base", 64, kPrmAddrBits, t.prm_base);
+        f("n_kb", 80, kExtentBits, t.n_kb);
+        f("n_oy", 96, kExtentBits, t.n_oy);
+        f("n_ox", 112, kExtentBits, t.n_ox);
+        f("n_r", 128, kKernelExtentBits, t.n_r);
+        f("n_s", 136, kKernelExtentBits, t.n_s);
+        f("n_cb", 144, kExtentBits, t.n_cb);
+        f("acc_kb", 160, kSramAddrBits, t.acc_kb);
+        f("acc_oy", 176, kSramAddrBits, t.acc_oy);
+        f("acc_ox", 192, kSramAddrBits, t.acc_ox);
+        f("inp_oy", 208, kSramAddrBits, t.inp_oy);
+        f("inp_ox", 224, kSramAddrBits, t.inp_ox);
+        f("inp_r", 240, kSramAddrBits, t.inp_r);
+        f("inp_s", 256, kSramAddrBits, t.inp_s);
+        f("inp_cb", 272, kSramAddrBits, t.inp_cb);
+        f("wgt_kb", 288, kSramAddrBits, t.wgt_kb);
+        f("wgt_r", 304, kSramAddrBits, t.wgt_r);
+        f("wgt_s", 320, kSramAddrBits, t.wgt_s);
+        f("wgt_cb", 336, kSramAddrBits, t.wgt_cb);
     } else if constexpr (std::is_same_v<T, Drain>) {
-        f("acc_base", 16, 16, t.acc_base);
-        f("prm_base", 32, 8, t.prm_base);
-        f("n_kb", 48, 16, t.n_kb);
-        f("n_y", 64, 16, t.n_y);
-        f("n_x", 80, 16, t.n_x);
-        f("acc_kb", 96, 16, t.acc_kb);
-        f("acc_y", 112, 16, t.acc_y);
-        f("acc_x", 128, 16, t.acc_x);
-        f("dram_base", 160, 32, t.dram_base);
-        f("dram_kb", 192, 32, t.dram_kb);
-        f("dram_y", 224, 32, t.dram_y);
-        f("dram_x", 256, 32, t.dram_x);
-        f("dram_b", 288, 32, t.dram_b);
+        f("acc_base", 16, kSramAddrBits, t.acc_base);
+        f("prm_base", 32, kPrmAddrBits, t.prm_base);
+        f("n_kb", 48, kExtentBits, t.n_kb);
+        f("n_y", 64, kExtentBits, t.n_y);
+        f("n_x", 80, kExtentBits, t.n_x);
+        f("acc_kb", 96, kSramAddrBits, t.acc_kb);
+        f("acc_y", 112, kSramAddrBits, t.acc_y);
+        f("acc_x", 128, kSramAddrBits, t.acc_x);
+        f("dram_base", 160, kDramAddrBits, t.dram_base);
+        f("dram_kb", 192, kDramAddrBits, t.dram_kb);
+        f("dram_y", 224, kDramAddrBits, t.dram_y);
+        f("dram_x", 256, kDramAddrBits, t.dram_x);
+        f("dram_b", 288, kDramAddrBits, t.dram_b);
         f("zy", 320, 8, t.zy);
         f("act_min", 328, 8, t.act_min);
         f("act_max", 336, 8, t.act_max);
@@ -196,6 +196,55 @@ Tokens tokens_of(const Insn& insn) {
             }
         },
         insn);
+}
+
+std::optional<Unit> unit_of(const Insn& insn) {
+    if (std::holds_alternative<Load>(insn)) return Unit::Load;
+    if (std::holds_alternative<Gemm>(insn)) return Unit::Gemm;
+    if (std::holds_alternative<Drain>(insn)) return Unit::Drain;
+    return std::nullopt;
+}
+
+const char* unit_name(Unit u) {
+    constexpr const char* kNames[kUnits] = {"LOAD", "GEMM", "DRAIN"};  // by Unit
+    return static_cast<size_t>(u) < kUnits ? kNames[static_cast<size_t>(u)] : "?";
+}
+
+uint64_t gemm_steps(const Gemm& g) {
+    uint64_t steps = 1;
+    for (const uint64_t extent : {g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb}) {
+        steps = extent != 0 && steps > UINT64_MAX / extent ? UINT64_MAX : steps * extent;
+    }
+    return steps;
+}
+
+namespace {
+
+// Where HwParams holds a LOAD destination's entry size and depth; none for a buffer
+// code the ISA does not have.
+struct BufferFields {
+    uint32_t HwParams::*entry_bytes = nullptr;
+    uint32_t HwParams::*depth = nullptr;
+};
+BufferFields buffer_fields(Buffer b) {
+    switch (b) {
+        case Buffer::Inp: return {&HwParams::inp_entry_bytes, &HwParams::inp_depth};
+        case Buffer::Wgt: return {&HwParams::wgt_entry_bytes, &HwParams::wgt_depth};
+        case Buffer::Prm: return {&HwParams::prm_entry_bytes, &HwParams::prm_depth};
+    }
+    return {};
+}
+
+}  // namespace
+
+uint32_t entry_bytes(Buffer b, const HwParams& hw) {
+    const BufferFields f = buffer_fields(b);
+    return f.entry_bytes ? hw.*f.entry_bytes : 0;
+}
+
+uint32_t depth_of(Buffer b, const HwParams& hw) {
+    const BufferFields f = buffer_fields(b);
+    return f.depth ? hw.*f.depth : 0;
 }
 
 const char* error_name(ErrorCode e) {

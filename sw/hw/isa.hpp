@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "hw/hw_params.hpp"
+#include "hw/isa_fields.hpp"
 
 namespace accel::isa {
 
@@ -121,6 +123,41 @@ std::vector<FieldInfo> fields_of(Opcode op);
 
 // Token flags a unit may use: LOAD has no previous unit, DRAIN no next one.
 Tokens tokens_of(const Insn& insn);
+
+// The units that execute instructions, in pipeline order; FINISH runs on none.
+enum class Unit : uint8_t { Load = 0, Gemm = 1, Drain = 2 };
+constexpr size_t kUnits = 3;
+std::optional<Unit> unit_of(const Insn& insn);
+const char* unit_name(Unit u);  // "LOAD", "GEMM", "DRAIN"
+
+// The four dependency-token queues between neighbouring units (docs/isa.md, "Common
+// header"), and the flag of an instruction that names one.
+enum class TokenQueue : uint8_t { Ld2Cp = 0, Cp2Ld = 1, Cp2Dr = 2, Dr2Cp = 3 };
+constexpr size_t kTokenQueues = 4;
+enum class TokenFlag : uint8_t { PopPrev = 0, PopNext = 1, PushPrev = 2, PushNext = 3 };
+
+// The queue a flag of unit `u`'s instructions addresses: a unit pops what its neighbour
+// pushed towards it and pushes towards its neighbour. None where the ISA makes the flag
+// illegal (fetch rejects it): LOAD has no previous unit, DRAIN no next one.
+constexpr std::optional<TokenQueue> token_queue(Unit u, TokenFlag f) {
+    using Q = TokenQueue;
+    constexpr std::optional<Q> kNone;
+    const std::optional<Q> table[kUnits][4] = {
+        // pop_prev, pop_next, push_prev, push_next
+        {kNone, Q::Cp2Ld, kNone, Q::Ld2Cp},      // LOAD
+        {Q::Ld2Cp, Q::Dr2Cp, Q::Cp2Ld, Q::Cp2Dr},  // GEMM
+        {Q::Cp2Dr, kNone, Q::Dr2Cp, kNone},      // DRAIN
+    };
+    return table[static_cast<size_t>(u)][static_cast<size_t>(f)];
+}
+
+// A GEMM's reduction steps, one issue cycle each: the product of its six loop extents,
+// saturating at UINT64_MAX (the fields allow products beyond 64 bits).
+uint64_t gemm_steps(const Gemm& g);
+
+// The entry size and depth of the SRAM a LOAD writes.
+uint32_t entry_bytes(Buffer b, const HwParams& hw);
+uint32_t depth_of(Buffer b, const HwParams& hw);
 
 std::string to_string(const Insn& insn);
 

@@ -19,15 +19,6 @@ struct Nest {
 
 bool aligned(uint32_t v, uint32_t beat) { return v % beat == 0; }
 
-uint32_t depth_of(Buffer b, const HwParams& hw) {
-    switch (b) {
-        case Buffer::Inp: return hw.inp_depth;
-        case Buffer::Wgt: return hw.wgt_depth;
-        case Buffer::Prm: return hw.prm_depth;
-    }
-    return 0;
-}
-
 ErrorCode check_load(const Load& l, const HwParams& hw) {
     const bool padded = l.pad_top || l.pad_bottom || l.pad_left || l.pad_right;
     if (l.tokens.pop_prev || l.tokens.push_prev || static_cast<unsigned>(l.buffer) > 2 ||

@@ -15,6 +15,7 @@
 #include "devices/fsim.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/isa.hpp"
+#include "isa_counters.hpp"
 #include "verilator_device.hpp"
 
 namespace accel::integration {
@@ -24,8 +25,8 @@ inline const HwParams& config(const std::string& name) {
     static std::map<std::string, HwParams> cache;
     auto it = cache.find(name);
     if (it == cache.end()) {
-        it = cache.emplace(name, derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) +
-                                                              "/" + name + ".yaml")))
+        it = cache.emplace(name, load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" +
+                                                name + ".yaml"))
                  .first;
     }
     return it->second;
@@ -95,16 +96,6 @@ inline ::testing::AssertionResult same_dram(const std::vector<uint8_t>& got,
 }
 
 // The ISA group of DeviceCounters (device.hpp): equal on every device.
-inline void expect_same_isa_counters(const DeviceCounters& rtl, const DeviceCounters& fsim,
-                                     const std::string& what) {
-    EXPECT_EQ(rtl.errors, fsim.errors) << what << ": rtl " << isa::error_names(rtl.errors)
-                                       << ", fsim " << isa::error_names(fsim.errors);
-    EXPECT_EQ(rtl.load_insns, fsim.load_insns) << what;
-    EXPECT_EQ(rtl.gemm_insns, fsim.gemm_insns) << what;
-    EXPECT_EQ(rtl.drain_insns, fsim.drain_insns) << what;
-    EXPECT_EQ(rtl.gemm_steps, fsim.gemm_steps) << what;
-    EXPECT_EQ(rtl.load_bytes, fsim.load_bytes) << what;
-    EXPECT_EQ(rtl.drain_bytes, fsim.drain_bytes) << what;
-}
+using test::expect_same_isa_counters;  // rtl first, fsim second
 
 }  // namespace accel::integration

@@ -41,28 +41,6 @@ constexpr uint32_t kBiasWords = kBo;
 constexpr uint32_t kAccWords = kBatch * kBo;
 constexpr uint32_t kPipelineCycles = 3;  // n steps take n + 3 cycles (compute_unit.sv)
 
-// ---- ports of any width as 32-bit words (VlWide above 64 bits, an integer otherwise)
-template <std::size_t W>
-void put(VlWide<W>& p, const uint32_t* w, std::size_t n) {
-    for (std::size_t i = 0; i < W; ++i) p[i] = i < n ? w[i] : 0;
-}
-template <typename T>
-    requires std::is_integral_v<T>
-void put(T& p, const uint32_t* w, std::size_t n) {
-    uint64_t v = n > 0 ? w[0] : 0;
-    if (n > 1) v |= uint64_t{w[1]} << 32;
-    p = static_cast<T>(v);
-}
-template <std::size_t W>
-uint32_t word(const VlWide<W>& p, std::size_t i) {
-    return p[i];
-}
-template <typename T>
-    requires std::is_integral_v<T>
-uint32_t word(T p, std::size_t i) {
-    return i < 2 ? static_cast<uint32_t>(static_cast<uint64_t>(p) >> (32 * i)) : 0;
-}
-
 // An SRAM of `depth` entries of `words` 32-bit words.
 struct Mem {
     uint32_t depth, words;
@@ -74,10 +52,6 @@ struct Mem {
         return static_cast<int8_t>(entry(a)[k / 4] >> (8 * (k % 4)));
     }
 };
-
-uint64_t steps_of(const isa::Gemm& g) {
-    return uint64_t{g.n_kb} * g.n_oy * g.n_ox * g.n_r * g.n_s * g.n_cb;
-}
 
 // docs/isa.md, GEMM: the sequential semantics, sums wrapping in 32 bits.
 void reference(const isa::Gemm& g, const Mem& inp, const Mem& wgt, const Mem& bias, Mem& acc) {
@@ -145,7 +119,7 @@ isa::Gemm random_gemm(std::mt19937& rng, uint32_t max_steps = 1500) {
         g.n_r = 1 + rng() % 3;
         g.n_s = 1 + rng() % 3;
         g.n_cb = 1 + rng() % 4;
-    } while (steps_of(g) > max_steps);
+    } while (isa::gemm_steps(g) > max_steps);
     g.init = rng() % 2;
     g.tokens = {bool(rng() % 2), bool(rng() % 2), bool(rng() % 2), bool(rng() % 2)};
     place(rng, kAccDepth, {g.n_kb, g.n_oy, g.n_ox}, {&g.acc_kb, &g.acc_oy, &g.acc_ox}, g.acc_base);
@@ -228,18 +202,18 @@ protected:
 
         m->insn_valid_i = head_visible;
         if (head_visible) {
-            put(m->insn_i, head_words.data(), head_words.size());
+            put_words(m->insn_i, head_words);
         } else {
             std::vector<uint32_t> junk(16);
             garbage(junk);
-            put(m->insn_i, junk.data(), junk.size());
+            put_words(m->insn_i, junk);
         }
         m->prev_avail_i = prev_tokens > 0;
         m->next_avail_i = next_tokens > 0;
-        put(m->inp_rdata_i, inp_rd.data(), inp_rd.size());
-        put(m->wgt_rdata_i, wgt_rd.data(), wgt_rd.size());
-        put(m->bias_rdata_i, bias_rd.data(), bias_rd.size());
-        put(m->acc_rdata_i, acc_rd.data(), acc_rd.size());
+        put_words(m->inp_rdata_i, inp_rd);
+        put_words(m->wgt_rdata_i, wgt_rd);
+        put_words(m->bias_rdata_i, bias_rd);
+        put_words(m->acc_rdata_i, acc_rd);
         m->clk_i = 0;
         m->eval();
 
@@ -291,7 +265,7 @@ protected:
 
         if (m->insn_done_o) {
             ASSERT_TRUE(started) << "done without a start, cycle " << cycle;
-            ASSERT_EQ(head_steps, steps_of(*head)) << "cycle " << cycle;
+            ASSERT_EQ(head_steps, isa::gemm_steps(*head)) << "cycle " << cycle;
             ASSERT_EQ(m->prev_push_o, head->tokens.push_prev);
             ASSERT_EQ(m->next_push_o, head->tokens.push_next);
             prev_pushes += m->prev_push_o;
@@ -319,7 +293,7 @@ protected:
             queue.push_back(g);
             (tokens_ready ? prev_tokens : prev_pending) += g.tokens.pop_prev;
             (tokens_ready ? next_tokens : next_pending) += g.tokens.pop_next;
-            budget += 4 * steps_of(g) + 100;
+            budget += 4 * isa::gemm_steps(g) + 100;
             reference(g, inp, wgt, bias, expect_acc);
         }
         while (!queue.empty()) {
@@ -363,7 +337,7 @@ TEST_P(ComputeUnit, RandomProgramsMatchReference) {
         run(prog);
         ASSERT_FALSE(HasFatalFailure()) << "seed " << seed;
         for (const auto& g : prog) {
-            steps += steps_of(g);
+            steps += isa::gemm_steps(g);
             pushes_prev += g.tokens.push_prev;
             pushes_next += g.tokens.push_next;
         }
@@ -450,7 +424,7 @@ TEST_P(ComputeUnit, OneStepEntriesWriteEveryCycle) {
     g.wgt_kb = 3;
     run({g});
     ASSERT_FALSE(HasFatalFailure());
-    ASSERT_EQ(write_cycles.size(), steps_of(g));
+    ASSERT_EQ(write_cycles.size(), isa::gemm_steps(g));
     for (std::size_t k = 1; k < write_cycles.size(); ++k) EXPECT_EQ(write_cycles[k], write_cycles[k - 1] + 1);
     // The same with init, and then strides of 0 (each entry continues the previous one).
     isa::Gemm h = g;
@@ -462,7 +436,7 @@ TEST_P(ComputeUnit, OneStepEntriesWriteEveryCycle) {
     write_cycles.clear();
     run({h, z});
     ASSERT_FALSE(HasFatalFailure());
-    ASSERT_EQ(write_cycles.size(), 2 * steps_of(g));
+    ASSERT_EQ(write_cycles.size(), 2 * isa::gemm_steps(g));
 }
 
 TEST_P(ComputeUnit, LongGemmIssuesOneStepPerCycle) {
@@ -476,7 +450,7 @@ TEST_P(ComputeUnit, LongGemmIssuesOneStepPerCycle) {
     tokens_ready = true;
     run({g, g});
     ASSERT_FALSE(HasFatalFailure());
-    const uint64_t n = steps_of(g);
+    const uint64_t n = isa::gemm_steps(g);
     ASSERT_EQ(step_cycles.size(), 2 * n);
     ASSERT_EQ(done_cycles.size(), 2u);
     // No bubble: the steps of an instruction issue in consecutive cycles.
@@ -543,7 +517,7 @@ TEST_P(ComputeUnit, ResetMidInstructionLeavesNoState) {
     b.tokens = {};
     run({b});
     ASSERT_FALSE(HasFatalFailure());
-    EXPECT_EQ(step_cycles.size(), steps_of(b));
+    EXPECT_EQ(step_cycles.size(), isa::gemm_steps(b));
 }
 
 std::string params_name(const ::testing::TestParamInfo<int>&) {

@@ -41,41 +41,6 @@ constexpr uint32_t kMaxOut = Root::drain_unit__DOT__MAX_OUTSTANDING;
 constexpr uint64_t kTimeout = 300000;
 constexpr uint32_t kBusError = 4;  // ERR_BUS_ERROR: kind 3
 
-// Bits [lo, lo+w) of a port of any width (w <= 64).
-template <typename T>
-uint64_t get_bits(const T& s, unsigned lo, unsigned w) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < w; ++i) {
-        const unsigned b = lo + i;
-        uint64_t bit;
-        if constexpr (std::is_integral_v<T>) {
-            bit = (static_cast<uint64_t>(s) >> b) & 1u;
-        } else {
-            bit = (s[b / 32] >> (b % 32)) & 1u;
-        }
-        v |= bit << i;
-    }
-    return v;
-}
-template <typename T>
-void put_bits(T& s, unsigned lo, unsigned w, uint64_t v) {
-    for (unsigned i = 0; i < w; ++i) {
-        const unsigned b = lo + i;
-        const uint32_t bit = static_cast<uint32_t>((v >> i) & 1u);
-        if constexpr (std::is_integral_v<T>) {
-            s = static_cast<T>((s & ~(T{1} << b)) | (T{bit} << b));
-        } else {
-            s[b / 32] = (s[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
-        }
-    }
-}
-template <typename T>
-std::vector<uint8_t> get_bytes(const T& s, size_t n) {
-    std::vector<uint8_t> out(n);
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(get_bits(s, 8 * i, 8));
-    return out;
-}
-
 struct Quant {
     int32_t mult;
     int32_t shift;  // TFLite's, in [-31, 30]: the bench presents isa::quant_lane of it

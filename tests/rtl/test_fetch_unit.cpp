@@ -50,17 +50,6 @@ constexpr uint32_t kDramBytes = 1u << 16;  // beyond: SLVERR
 constexpr uint64_t kTimeout = 200000;
 constexpr std::size_t kInsnBytes = isa::kInsnBytes;
 
-template <typename T>
-void set_data(T& sig, const uint8_t* p, std::size_t n) {
-    if constexpr (std::is_integral_v<T>) {
-        uint64_t v = 0;
-        for (std::size_t i = 0; i < n; ++i) v |= uint64_t{p[i]} << (8 * i);
-        sig = static_cast<T>(v);
-    } else {
-        set_wide_bytes(sig, std::vector<uint8_t>(p, p + n));
-    }
-}
-
 // ---------------------------------------------------------------- programs
 
 // Random instructions that decode() accepts, small enough for every config.
@@ -288,6 +277,14 @@ public:
         start(addr, count);
         finish_run();
     }
+    // Writes the program at `addr`, runs `count` of its instructions (all when 0) and
+    // returns what fetch must have done.
+    Outcome run_program(uint32_t addr, const std::vector<InsnWord>& prog, uint32_t count = 0) {
+        if (count == 0) count = static_cast<uint32_t>(prog.size());
+        write(addr, prog);
+        run(addr, count);
+        return expect(addr, count);
+    }
     void start(uint32_t addr, uint32_t count) {
         dispatched_.clear();
         errs_.clear();
@@ -346,7 +343,7 @@ private:
         const uint64_t a = start + uint64_t{b.beat} * kBeat;
         const bool err = start + uint64_t{b.len + 1} * kBeat > dram_.size() || bad_.count(b.addr);
         static const std::vector<uint8_t> zeros(kBeat, 0);
-        set_data(m_.r_data_i, err ? zeros.data() : dram_.data() + a, kBeat);
+        set_bytes(m_.r_data_i, err ? zeros.data() : dram_.data() + a, kBeat);
         m_.r_resp_i = err ? 2 : 0;  // SLVERR
         error_beats_ += err;
         m_.r_last_i = b.beat == b.len;
@@ -430,13 +427,13 @@ private:
 struct DefaultCfg {
     using Model = Vfetch_unit;
     using RootT = Vfetch_unit___024root;
-    static HwParams hw() { return derive_params(default_hw_config()); }
+    static HwParams hw() { return default_hw_params(); }
 };
 struct WideCfg {  // the default config with a 1024-bit bus
     using Model = Vfetch_unit_wide;
     using RootT = Vfetch_unit_wide___024root;
     static HwParams hw() {
-        HwParams hw = derive_params(default_hw_config());
+        HwParams hw = default_hw_params();
         hw.beat_bytes = RootT::fetch_unit__DOT__BEAT_BYTES;
         EXPECT_EQ(hw.beat_bytes, 128u);
         return hw;
@@ -446,7 +443,7 @@ struct WideCfg {  // the default config with a 1024-bit bus
 struct TinyCfg {
     using Model = Vfetch_unit_tiny;
     using RootT = Vfetch_unit_tiny___024root;
-    static HwParams hw() { return derive_params(load_hw_config(ACCEL_HW_CONFIG_DIR "/tiny.yaml")); }
+    static HwParams hw() { return load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"); }
 };
 #endif
 
@@ -472,9 +469,7 @@ TYPED_TEST(FetchUnit, ProgramEndingInFinish) {
     auto prog = g.legal(150);
     prog.push_back(finish());
     for (int i = 0; i < 20; ++i) prog.push_back(g.garbage());
-    b.write(0x1000, prog);
-    b.run(0x1000, static_cast<uint32_t>(prog.size()));
-    const Outcome want = b.expect(0x1000, static_cast<uint32_t>(prog.size()));
+    const Outcome want = b.run_program(0x1000, prog);
     ASSERT_TRUE(want.finished);
     ASSERT_EQ(want.dispatched.size(), 150u);
     b.check_outcome(want);
@@ -488,9 +483,7 @@ TYPED_TEST(FetchUnit, PrefetchPastTheEndIsNoError) {
     auto prog = g.legal(10);
     prog.push_back(finish());
     const uint32_t addr = kDramBytes - 64 * static_cast<uint32_t>(prog.size());
-    b.write(addr, prog);
-    b.run(addr, 100);
-    const Outcome want = b.expect(addr, 100);
+    const Outcome want = b.run_program(addr, prog, 100);
     ASSERT_TRUE(want.finished);
     b.check_outcome(want);
     EXPECT_GT(b.error_beats(), 0u) << "the scenario needs a prefetch past the end";
@@ -503,9 +496,7 @@ TYPED_TEST(FetchUnit, IllegalOpcodeStopsDispatch) {
     prog.push_back(g.illegal_opcode());
     for (const auto& w : g.legal(30)) prog.push_back(w);
     prog.push_back(finish());
-    b.write(0x2000, prog);
-    b.run(0x2000, static_cast<uint32_t>(prog.size()));
-    const Outcome want = b.expect(0x2000, static_cast<uint32_t>(prog.size()));
+    const Outcome want = b.run_program(0x2000, prog);
     ASSERT_EQ(want.err, isa::error_bit(ErrorCode::IllegalInstruction));
     ASSERT_EQ(want.dispatched.size(), 40u);
     b.check_outcome(want);
@@ -518,9 +509,7 @@ TYPED_TEST(FetchUnit, RangeErrorStopsDispatch) {
     prog.push_back(g.range_error());
     for (const auto& w : g.legal(10)) prog.push_back(w);
     prog.push_back(finish());
-    b.write(0x3040, prog);
-    b.run(0x3040, static_cast<uint32_t>(prog.size()));
-    const Outcome want = b.expect(0x3040, static_cast<uint32_t>(prog.size()));
+    const Outcome want = b.run_program(0x3040, prog);
     ASSERT_EQ(want.err, isa::error_bit(ErrorCode::SramRange));
     b.check_outcome(want);
 }
@@ -532,9 +521,7 @@ TYPED_TEST(FetchUnit, GarbageStopsWhereDecodeSays) {
         ProgramGen g(200 + seed, this->hw_);
         std::vector<InsnWord> prog;
         for (int i = 0; i < 40; ++i) prog.push_back(g.p(0.9) ? g.legal() : g.garbage());
-        b.write(0x4000, prog);
-        b.run(0x4000, 40);
-        b.check_outcome(b.expect(0x4000, 40));
+        b.check_outcome(b.run_program(0x4000, prog, 40));
         if (::testing::Test::HasFailure()) return;
     }
 }
@@ -543,9 +530,7 @@ TYPED_TEST(FetchUnit, NoFinish) {
     typename TestFixture::Bench b(9, this->hw_);
     ProgramGen g(10, this->hw_);
     const auto prog = g.legal(60);
-    b.write(0x800, prog);
-    b.run(0x800, 60);
-    const Outcome want = b.expect(0x800, 60);
+    const Outcome want = b.run_program(0x800, prog, 60);
     ASSERT_EQ(want.err, isa::error_bit(ErrorCode::NoFinish));
     ASSERT_EQ(want.dispatched.size(), 60u);
     b.check_outcome(want);
@@ -635,9 +620,7 @@ TYPED_TEST(FetchUnit, NoStalls) {
     ProgramGen g(19, this->hw_);
     auto prog = g.legal(100);
     prog.push_back(finish());
-    b.write(0, prog);
-    b.run(0, static_cast<uint32_t>(prog.size()));
-    b.check_outcome(b.expect(0, static_cast<uint32_t>(prog.size())));
+    b.check_outcome(b.run_program(0, prog));
 }
 
 }  // namespace

@@ -20,28 +20,6 @@
 namespace accel::bench {
 namespace {
 
-// ---- ports of any width as 32-bit words (VlWide above 64 bits, an integer otherwise)
-template <std::size_t W>
-void put(VlWide<W>& p, const std::vector<uint32_t>& w) {
-    for (std::size_t i = 0; i < W; ++i) p[i] = i < w.size() ? w[i] : 0;
-}
-template <typename T>
-    requires std::is_integral_v<T>
-void put(T& p, const std::vector<uint32_t>& w) {
-    uint64_t v = w.empty() ? 0 : w[0];
-    if (w.size() > 1) v |= uint64_t{w[1]} << 32;
-    p = static_cast<T>(v);
-}
-template <std::size_t W>
-uint32_t word(const VlWide<W>& p, std::size_t i) {
-    return p[i];
-}
-template <typename T>
-    requires std::is_integral_v<T>
-uint32_t word(T p, std::size_t i) {
-    return static_cast<uint32_t>(static_cast<uint64_t>(p) >> (32 * i));
-}
-
 // ---- the elaborated parameters (the model is built with --public)
 using Root = Vgemm_core___024root;
 constexpr int kBatch = Root::gemm_core__DOT__BATCH;
@@ -110,8 +88,8 @@ protected:
     void step(const Operands* x) {
         m.valid_i = x != nullptr;
         if (x) {
-            put(m.inp_i, pack(x->inp));
-            put(m.wgt_i, pack(x->wgt));
+            put_words(m.inp_i, pack(x->inp));
+            put_words(m.wgt_i, pack(x->wgt));
             // Presented in this cycle: valid_o in cycle + kLatency, visible after the
             // tick of cycle + kLatency - 1.
             expected.emplace_back(cycle + kLatency - 1, model(*x));
@@ -208,8 +186,8 @@ TEST_P(GemmCore, ResetClearsValid) {
     std::mt19937 rng(4);
     const Operands x = random_operands(rng);
     m.valid_i = 1;
-    put(m.inp_i, pack(x.inp));
-    put(m.wgt_i, pack(x.wgt));
+    put_words(m.inp_i, pack(x.inp));
+    put_words(m.wgt_i, pack(x.wgt));
     tick(m);
     m.valid_i = 0;
     reset(m, 1);

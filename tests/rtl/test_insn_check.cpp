@@ -132,12 +132,12 @@ Dut make_dut(const std::string& name, const HwParams& hw) {
 }
 
 Dut default_dut() {
-    return make_dut<Vinsn_check, Vinsn_check___024root>("default", derive_params(default_hw_config()));
+    return make_dut<Vinsn_check, Vinsn_check___024root>("default", default_hw_params());
 }
 #ifdef FETCH_PATH_TINY
 Dut tiny_dut() {
     return make_dut<Vinsn_check_tiny, Vinsn_check_tiny___024root>(
-        "tiny", derive_params(load_hw_config(ACCEL_HW_CONFIG_DIR "/tiny.yaml")));
+        "tiny", load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"));
 }
 #endif
 

@@ -50,41 +50,6 @@ constexpr Cfg kCfg{};
 constexpr uint32_t kMemBytes = 1u << 20;  // the slave's DRAM; beyond it: SLVERR
 constexpr uint64_t kTimeout = 400000;
 
-// Bits [lo, lo+w) of a port of any width (w <= 64).
-template <typename T>
-uint64_t get_bits(const T& s, unsigned lo, unsigned w) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < w; ++i) {
-        const unsigned b = lo + i;
-        uint64_t bit;
-        if constexpr (std::is_integral_v<T>) {
-            bit = (static_cast<uint64_t>(s) >> b) & 1u;
-        } else {
-            bit = (s[b / 32] >> (b % 32)) & 1u;
-        }
-        v |= bit << i;
-    }
-    return v;
-}
-
-template <typename T>
-std::vector<uint8_t> get_bytes(const T& s, size_t n) {
-    std::vector<uint8_t> out(n);
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(get_bits(s, 8 * i, 8));
-    return out;
-}
-
-template <typename T>
-void set_bytes(T& s, const uint8_t* bytes, size_t n) {
-    if constexpr (std::is_integral_v<T>) {
-        uint64_t v = 0;
-        for (size_t i = 0; i < n; ++i) v |= uint64_t{bytes[i]} << (8 * i);
-        s = static_cast<T>(v);
-    } else {
-        set_wide_bytes(s, std::vector<uint8_t>(bytes, bytes + n));
-    }
-}
-
 uint32_t entry_bytes(isa::Buffer b) {
     switch (b) {
         case isa::Buffer::Inp: return kCfg.inp_eb();

@@ -28,35 +28,6 @@ constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
 constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
 constexpr int kShifts = isa::kPrmShiftMax - isa::kPrmShiftMin + 1;
 
-// Bit fields of Verilator signals: plain integers up to 64 bits, VlWide beyond.
-template <typename T>
-void put_bits(T& sig, int lo, int width, uint64_t v) {
-    for (int i = 0; i < width; ++i) {
-        const int bit = lo + i;
-        const uint32_t b = static_cast<uint32_t>((v >> i) & 1);
-        if constexpr (std::is_integral_v<T>) {
-            sig = static_cast<T>((sig & ~(T{1} << bit)) | (T{b} << bit));
-        } else {
-            sig[bit / 32] = (sig[bit / 32] & ~(1u << (bit % 32))) | (b << (bit % 32));
-        }
-    }
-}
-template <typename T>
-uint64_t get_bits(const T& sig, int lo, int width) {
-    uint64_t v = 0;
-    for (int i = 0; i < width; ++i) {
-        const int bit = lo + i;
-        uint64_t b;
-        if constexpr (std::is_integral_v<T>) {
-            b = (static_cast<uint64_t>(sig) >> bit) & 1;
-        } else {
-            b = (sig[bit / 32] >> (bit % 32)) & 1;
-        }
-        v |= b << i;
-    }
-    return v;
-}
-
 struct Lane {
     int32_t acc, mult;
     int shift;  // TFLite's, in [-31, 30]; the bench presents isa::quant_lane of it

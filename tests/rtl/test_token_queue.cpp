@@ -1,7 +1,7 @@
 // token_queue: the count against a C++ model under random push/pop/clear traffic that
 // reaches both 0 and MAX many times: avail_o, the overflow pulse (same cycle, token
 // dropped), push+pop leaving the count, clear winning over everything, and a pop of an
-// empty queue (a contract violation) being ignored.
+// empty queue (a contract violation) failing the queue's assertion and being ignored.
 //
 // Two models (tests/rtl/CMakeLists.txt): MAX 255 (the ISA's queues) and MAX 3; each
 // bench reads MAX from its model (--public).
@@ -61,12 +61,12 @@ public:
         }
     }
 
-    // Phases that fill, drain or balance, with stalls on both sides; pops mostly only
-    // when a token is there (the units' contract), sometimes not.
+    // Phases that fill, drain or balance, with stalls on both sides; pops only when a
+    // token is there or comes (the units' contract, which the queue asserts).
     void random_traffic(int cycles) {
         const double phases[][2] = {{0.1, 0.9}, {0.5, 0.5}, {0.9, 0.1}, {0.3, 0.3}};
         const int phase_len = 3 * static_cast<int>(kMax) + 50;
-        std::bernoulli_distribution clear(0.002), rogue(0.05);
+        std::bernoulli_distribution clear(0.002);
         for (int i = 0; i < cycles && !::testing::Test::HasFatalFailure(); ++i) {
             if (i % phase_len == 0) {
                 const auto& ph = phases[(i / phase_len) % 4];
@@ -75,13 +75,14 @@ public:
             }
             const bool push = !no_push_();
             bool pop = !no_pop_();
-            if (!rogue(rng_)) pop = pop && count_ > 0;
+            pop = pop && (count_ > 0 || push);
             cycle(clear(rng_), push, pop);
         }
     }
 
     const Coverage& coverage() const { return cov_; }
     uint32_t count() const { return count_; }
+    M& model() { return m_; }
 
 private:
     M m_;
@@ -101,7 +102,6 @@ void random_test(uint32_t seed, int cycles) {
     EXPECT_GT(c.overflows, 20);
     EXPECT_GT(c.push_pop_at_max, 5);
     EXPECT_GT(c.push_pop_at_zero, 5);
-    EXPECT_GT(c.pop_empty, 5);
     EXPECT_GT(c.clears, 5);
     EXPECT_GT(c.at_max, 50);
     EXPECT_GT(c.at_zero, 50);
@@ -117,9 +117,11 @@ TEST(TokenQueue, RandomTrafficMatchesModelMax3) {
 TEST(TokenQueue, DefaultIsTheIsaLimit) { EXPECT_EQ(Vtoken_queue___024root::token_queue__DOT__MAX, kTokenMax); }
 
 // Directed: fill to MAX; a further push overflows and is dropped; push+pop at MAX is no
-// overflow; clear beats a push at MAX; a pop of an empty queue is ignored.
+// overflow; clear beats a push at MAX; a pop of an empty queue fails the assertion
+// and is ignored.
 TEST(TokenQueue, OverflowDropsAndClearWins) {
     TokenBench<Vtoken_queue_max3, Vtoken_queue_max3___024root> b(13);
+    AssertionWatch watch(b.model().contextp());
     for (int i = 0; i < 3; ++i) b.cycle(false, true, false);
     b.cycle(false, true, false);  // overflow: dropped
     b.cycle(false, true, true);   // at MAX with a pop: no overflow
@@ -127,9 +129,12 @@ TEST(TokenQueue, OverflowDropsAndClearWins) {
     b.cycle(true, true, false);   // clear wins, no overflow
     EXPECT_EQ(b.count(), 0u);
     b.cycle(false, false, false);
+    EXPECT_FALSE(watch.failed());  // an overflow is the program's error, not the RTL's
     b.cycle(false, false, true);  // pop of an empty queue: ignored
+    EXPECT_TRUE(watch.failed());
     b.cycle(false, true, false);
     EXPECT_EQ(b.count(), 1u);
+    EXPECT_EQ(b.coverage().pop_empty, 1);
     EXPECT_EQ(b.coverage().overflows, 1);
 }
 

@@ -17,6 +17,7 @@
 #include "hw/hw_config.hpp"
 #include "ops/quant.hpp"
 #include "ops/reference.hpp"
+#include "isa_counters.hpp"
 
 namespace accel {
 namespace {
@@ -938,12 +939,7 @@ void expect_schedule_independent(const HwParams& hw, const test::RandomProgram& 
         if (!compare_dram) continue;
         EXPECT_EQ(read(sim, 0, p.dram.size()), read(ref, 0, p.dram.size()))
             << what << " schedule " << schedule;
-        EXPECT_EQ(got.load_insns, want.load_insns) << what;
-        EXPECT_EQ(got.gemm_insns, want.gemm_insns) << what;
-        EXPECT_EQ(got.drain_insns, want.drain_insns) << what;
-        EXPECT_EQ(got.gemm_steps, want.gemm_steps) << what;
-        EXPECT_EQ(got.load_bytes, want.load_bytes) << what;
-        EXPECT_EQ(got.drain_bytes, want.drain_bytes) << what;
+        test::expect_same_isa_counters(got, want, what);
     }
 }
 

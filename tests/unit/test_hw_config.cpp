@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "hw/hw_config.hpp"
+#include "yaml_rejection.hpp"
 
 namespace fs = std::filesystem;
 
@@ -35,31 +36,18 @@ const std::string kValid =
     "  max_outstanding: 8\n"
     "clock_mhz: 100\n";
 
-// kValid with the first `from` replaced by `to` (which may be empty, to delete it).
 std::string with(const std::string& from, const std::string& to) {
-    std::string text = kValid;
-    const size_t at = text.find(from);
-    if (at == std::string::npos) throw std::logic_error("test bug: no '" + from + "'");
-    return text.replace(at, from.size(), to);
+    return accel::test::replaced(kValid, from, to);
 }
+
+void parse(const std::string& yaml) { accel::parse_hw_config(yaml, "test.yaml"); }
 
 std::string error_of(const std::string& yaml) {
-    try {
-        accel::parse_hw_config(yaml, "test.yaml");
-    } catch (const accel::Error& e) {
-        return e.what();
-    }
-    return "<no accel::Error thrown>";
+    return accel::test::error_of([&yaml] { parse(yaml); });
 }
 
-// The message starts with the source and contains `phrase`.
 testing::AssertionResult rejected_with(const std::string& yaml, const std::string& phrase) {
-    const std::string msg = error_of(yaml);
-    if (msg.rfind("test.yaml: ", 0) == 0 && msg.find(phrase) != std::string::npos) {
-        return testing::AssertionSuccess();
-    }
-    return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"test.yaml: \" or \""
-                                       << phrase << "\"";
+    return accel::test::rejected([&yaml] { parse(yaml); }, "test.yaml", phrase);
 }
 
 TEST(HwConfig, DefaultYamlHasDocumentedValues) {

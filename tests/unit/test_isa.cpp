@@ -16,7 +16,7 @@ namespace accel::isa {
 namespace {
 
 const HwParams& hw() {
-    static const HwParams p = derive_params(default_hw_config());
+    static const HwParams p = default_hw_params();
     return p;
 }
 
@@ -333,26 +333,14 @@ TEST(IsaCheck, LoadZeroExtentsAreIllegal) {
 
 TEST(IsaCheck, PaddingOnlyForInp) {
     for (Buffer b : {Buffer::Wgt, Buffer::Prm}) {
-        EXPECT_EQ(check_with<Load>([b](Load& l) {
-                      l.buffer = b;
-                      l.pad_top = 1;
-                  }),
-                  kIllegal);
-        EXPECT_EQ(check_with<Load>([b](Load& l) {
-                      l.buffer = b;
-                      l.pad_bottom = 1;
-                  }),
-                  kIllegal);
-        EXPECT_EQ(check_with<Load>([b](Load& l) {
-                      l.buffer = b;
-                      l.pad_left = 1;
-                  }),
-                  kIllegal);
-        EXPECT_EQ(check_with<Load>([b](Load& l) {
-                      l.buffer = b;
-                      l.pad_right = 1;
-                  }),
-                  kIllegal);
+        for (uint32_t Load::*pad : {&Load::pad_top, &Load::pad_bottom, &Load::pad_left,
+                                    &Load::pad_right}) {
+            EXPECT_EQ(check_with<Load>([b, pad](Load& l) {
+                          l.buffer = b;
+                          l.*pad = 1;
+                      }),
+                      kIllegal);
+        }
     }
     EXPECT_EQ(
         check_with<Load>([](Load& l) { l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 2; }),

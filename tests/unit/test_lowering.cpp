@@ -15,7 +15,7 @@ namespace accel {
 namespace {
 
 HwParams config(const char* name) {
-    return derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml"));
+    return load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml");
 }
 
 // Every lowering that applies to the case: reference(lowered) == reference(original).

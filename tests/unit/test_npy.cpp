@@ -123,29 +123,23 @@ TEST(Npy, EncodeThenParseHeaderInt32) {
     }
 }
 
-TEST(Npy, FileRoundTripInt8) {
+// Every shape of kShapes, made by `make`, written to a file and read back by `read`.
+template <typename Make, typename Read>
+void expect_file_round_trip(Make make, Read read) {
     TempDir dir;
     for (const auto& shape : kShapes) {
-        const TensorI8 t = make_i8(shape);
+        const auto t = make(shape);
         const std::string path = dir.file("t.npy");
         accel::write_npy(path, t);
-        const TensorI8 back = accel::read_npy_i8(path);
+        const auto back = read(path);
         EXPECT_EQ(back.shape, t.shape);
         EXPECT_EQ(back.data, t.data);
     }
 }
 
-TEST(Npy, FileRoundTripInt32) {
-    TempDir dir;
-    for (const auto& shape : kShapes) {
-        const TensorI32 t = make_i32(shape);
-        const std::string path = dir.file("t.npy");
-        accel::write_npy(path, t);
-        const TensorI32 back = accel::read_npy_i32(path);
-        EXPECT_EQ(back.shape, t.shape);
-        EXPECT_EQ(back.data, t.data);
-    }
-}
+TEST(Npy, FileRoundTripInt8) { expect_file_round_trip(make_i8, accel::read_npy_i8); }
+
+TEST(Npy, FileRoundTripInt32) { expect_file_round_trip(make_i32, accel::read_npy_i32); }
 
 TEST(Npy, ScalarHasOneElement) {
     TempDir dir;

@@ -106,7 +106,7 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
     // A resident buffer holds every distinct tile in its own slot, and parameters that
     // all fit are loaded block by block: no SRAM entry of either is ever written twice.
     std::mt19937 rng(7);
-    const HwParams hw = derive_params(default_hw_config());
+    const HwParams hw = default_hw_params();
     int resident_plans = 0;
     for (int i = 0; i < 150; ++i) {
         testing::LayerLimits lim;
@@ -198,7 +198,7 @@ Conv2dLayer layer_of(const Conv2dShape& shape) {
 // addresses are refused before any search (which took minutes on such extents), with
 // the sizes named.
 TEST(Planner, LayersBeyondTheDramAreRefusedBeforeSearching) {
-    const HwParams hw = derive_params(default_hw_config());
+    const HwParams hw = default_hw_params();
     for (const Conv2dShape& shape :
          {Conv2dShape{1, 65536, 65536, 65536, 65536, 65536, 65536},
           Conv2dShape{1, 4096, 4096, 1 << 24, 1 << 24, 4096, 4096},
@@ -217,7 +217,7 @@ TEST(Planner, LayersBeyondTheDramAreRefusedBeforeSearching) {
 // A layer that fits the DRAM but whose every program is enormous is refused with the
 // instruction count, not scheduled for minutes.
 TEST(Planner, LayersWithEnormousProgramsAreRefused) {
-    const HwParams hw = derive_params(default_hw_config());
+    const HwParams hw = default_hw_params();
     Conv2dLayer l = layer_of({15, 4, 7440, 3995, 3903, 2, 2});
     l.params.stride_h = l.params.stride_w = 7;
     l.params.pad_top = l.params.pad_bottom = l.params.pad_left = l.params.pad_right = 3;

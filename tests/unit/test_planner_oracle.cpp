@@ -17,7 +17,7 @@ namespace accel {
 namespace {
 
 HwParams config(const char* name) {
-    return derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml"));
+    return load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml");
 }
 
 int64_t exhaustive_best(const Conv2dLayer& layer, const HwParams& hw) {

@@ -12,6 +12,7 @@
 #include "base/error.hpp"
 #include "formats/workload.hpp"
 #include "ops/reference.hpp"
+#include "yaml_rejection.hpp"
 
 namespace {
 
@@ -32,28 +33,17 @@ const std::string kValid =
     "  - {name: B, h: 4, w: 4, cin: 6, cout: 3, kernel: 1, pad: 0, stride: 1}\n";
 
 std::string with(const std::string& from, const std::string& to) {
-    std::string text = kValid;
-    const size_t at = text.find(from);
-    if (at == std::string::npos) throw std::logic_error("test bug: no '" + from + "'");
-    return text.replace(at, from.size(), to);
+    return accel::test::replaced(kValid, from, to);
 }
 
+void parse(const std::string& yaml) { accel::parse_workload(yaml, "w.yaml"); }
+
 std::string error_of(const std::string& yaml) {
-    try {
-        accel::parse_workload(yaml, "w.yaml");
-    } catch (const accel::Error& e) {
-        return e.what();
-    }
-    return "<no accel::Error thrown>";
+    return accel::test::error_of([&yaml] { parse(yaml); });
 }
 
 testing::AssertionResult rejected_with(const std::string& yaml, const std::string& phrase) {
-    const std::string msg = error_of(yaml);
-    if (msg.rfind("w.yaml: ", 0) == 0 && msg.find(phrase) != std::string::npos) {
-        return testing::AssertionSuccess();
-    }
-    return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"w.yaml: \" or \""
-                                       << phrase << "\"";
+    return accel::test::rejected([&yaml] { parse(yaml); }, "w.yaml", phrase);
 }
 
 struct Row {
