@@ -1,13 +1,15 @@
 // An optional recorder of what the load, compute and drain units do in every cycle of a
-// run on the Verilator device, as run-length intervals: the data of a timeline plot
-// (`accel bench --timeline`). Switched on by VerilatorOptions::activity; when it is
-// off the device pays one null-pointer test per cycle.
+// run on the Verilator device, and of the cycles a DRAM beat moves, as run-length
+// intervals: the data of a timeline (`accel conv2d/bench --timeline`). Switched on by
+// VerilatorOptions::activity; when it is off the device pays one null-pointer test per
+// cycle.
 //
-// It reads the RTL's own busy/wait counters (the registers behind the LOAD_BUSY ...
-// DRAIN_WAIT CSRs, docs/isa.md) after each clock edge: a counter that advanced by one
-// means the unit was in that state during the cycle, and the CYCLES counter gives the
-// cycle's index since start. So the timeline agrees with the counters by construction,
-// and nothing in the RTL exists only for it.
+// It reads the RTL's own counters (the registers behind the CYCLES ... DRAIN_WAIT CSRs,
+// docs/isa.md) after each clock edge: a busy/wait counter that advanced by one means the
+// unit was in that state during the cycle, a byte counter that advanced means a beat
+// crossed the bus, and the CYCLES counter gives the cycle's index since start. So the
+// timeline agrees with the counters by construction, and nothing in the RTL exists only
+// for it.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -53,6 +55,10 @@ public:
                 if (now[kBusy + u] == prev_[kBusy + u] + 1) extend(out_->units[u].busy, index);
                 if (now[kWait + u] == prev_[kWait + u] + 1) extend(out_->units[u].wait, index);
             }
+            DramActivity& dram = out_->dram;
+            if (now[kFetchBytes] != prev_[kFetchBytes]) extend(dram.fetch_reads, index);
+            if (now[kLoadBytes] != prev_[kLoadBytes]) extend(dram.load_reads, index);
+            if (now[kDrainBytes] != prev_[kDrainBytes]) extend(dram.drain_writes, index);
             if (now[0] == 0) ++cycle_hi_;  // the low word wrapped
             out_->cycles = index + 1;
         }
@@ -63,6 +69,9 @@ private:
     static constexpr auto counter = detail::counter_index;
     static constexpr size_t kBusy = counter(csr::kLoadBusy);  // load, compute, drain follow
     static constexpr size_t kWait = counter(csr::kLoadWait);
+    static constexpr size_t kFetchBytes = counter(csr::kFetchBytes);
+    static constexpr size_t kLoadBytes = counter(csr::kLoadBytes);
+    static constexpr size_t kDrainBytes = counter(csr::kDrainBytes);
     static constexpr size_t kCounters = kWait + 3;
     static_assert(counter(csr::kGemmBusy) == kBusy + 1 && counter(csr::kDrainBusy) == kBusy + 2);
     static_assert(counter(csr::kGemmWait) == kWait + 1 && counter(csr::kDrainWait) == kWait + 2);

@@ -1,5 +1,6 @@
 // What the activity recorder (activity_recorder.hpp) records: per unit, the cycles it
-// was busy and waiting, as run-length intervals. Plain data, for the CLI and plots.
+// was busy and waiting, and the cycles a DRAM beat moved, as run-length intervals. Plain
+// data, for the CLI's timelines (sw/cli/chrome_trace.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -18,11 +19,22 @@ struct UnitActivity {
     std::vector<ActivityInterval> wait;  // waiting for a dependency token
 };
 
+// The cycles in which one beat crossed the AXI bus, by who moved it: the RTL counts
+// bytes a beat at a time, so these add up to the FETCH_BYTES, LOAD_BYTES and DRAIN_BYTES
+// counters divided by the beat's bytes. Reads share one R channel: fetch and load beats
+// never fall in the same cycle.
+struct DramActivity {
+    std::vector<ActivityInterval> fetch_reads;   // instruction beats read by fetch
+    std::vector<ActivityInterval> load_reads;    // data beats read by LOAD
+    std::vector<ActivityInterval> drain_writes;  // beats written by DRAIN
+};
+
 // The last run's activity. Units in the order load, compute, drain.
 struct ActivityTimeline {
     static constexpr std::array<const char*, 3> kUnitNames = {"load", "compute", "drain"};
     uint64_t cycles = 0;  // cycles the run took (the CYCLES counter)
     std::array<UnitActivity, 3> units;
+    DramActivity dram;
 };
 
 }  // namespace accel

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "base/error.hpp"
 
@@ -49,9 +50,15 @@ void DramModel::reset() {
     last_was_read_ = false;
     prev_valid_ = prev_wvalid_ = false;
     ar_wait_ = aw_wait_ = w_wait_ = false;
+    r_serving_ = 0;
+    if (faults_) faults_->clear_stalls();
     out_ = SlaveOut{};
     out_.rdata = zeros_.data();
-    update_outputs(false);
+    update_outputs(false, false);
+}
+
+void DramModel::set_faults(const DramFaultPlan& plan) {
+    faults_ = plan.empty() ? nullptr : std::make_unique<DramFaultInjector>(plan);
 }
 
 void DramModel::reset_counters() {
@@ -65,6 +72,7 @@ void DramModel::reset_counters() {
 // into step(); they are private and used only in this file) are the hot path.
 void DramModel::step(const MasterOut& m) {
     check_held(m);
+    if (held_ != 0) count_fault_delay(m);
     const bool ar_hs = m.arvalid && out_.arready;
     const bool aw_hs = m.awvalid && out_.awready;
     const bool r_hs = out_.rvalid && m.rready;
@@ -77,9 +85,28 @@ void DramModel::step(const MasterOut& m) {
     if (b_hs) retire_write();
     if (ar_hs) accept_read(m);
     if (aw_hs) accept_write(m);
+    if (faults_) {
+        const std::pair<bool, DramChannel> hs[] = {
+            {ar_hs, kChanAr}, {r_hs, kChanR}, {aw_hs, kChanAw}, {w_hs, kChanW}, {b_hs, kChanB}};
+        for (const auto& [happened, channel] : hs) {
+            if (happened) faults_->handshake(channel);
+        }
+        if (m.arvalid && !ar_hs) faults_->offered(kChanAr, now_);
+        if (m.awvalid && !aw_hs) faults_->offered(kChanAw, now_);
+        if (m.wvalid && !w_hs) faults_->offered(kChanW, now_);
+    }
     remember(m, ar_hs, aw_hs, w_hs);
     ++now_;
-    update_outputs(r_hs);
+    update_outputs(r_hs, b_hs);
+}
+
+// A cycle counts when a fault held back what the master offered (AR, AW, W) or what the
+// model owed it (a new R beat, a B).
+void DramModel::count_fault_delay(const MasterOut& m) {
+    if (((held_ & kChanAr) != 0 && m.arvalid) || ((held_ & kChanAw) != 0 && m.awvalid) ||
+        ((held_ & kChanW) != 0 && m.wvalid) || (held_ & (kChanR | kChanB)) != 0) {
+        ++fault_delay_;
+    }
 }
 
 // AXI: once valid is high, it and its payload stay until the handshake.
@@ -135,7 +162,11 @@ inline void DramModel::accept_read(const MasterOut& m) {
     b.id = m.arid;
     b.len = m.arlen;
     b.next = 0;
-    b.error = !burst_ok(m.araddr, m.arlen, "AR");
+    b.done = false;
+    const bool ok = burst_ok(m.araddr, m.arlen, "AR");
+    const uint8_t injected = faults_ ? faults_->next_burst_resp(false) : kRespOkay;
+    b.resp = ok ? injected : kRespSlverr;
+    b.injected = ok && injected != kRespOkay;
     ++reads_n_;
     ++read_bursts_;
 }
@@ -146,18 +177,25 @@ inline void DramModel::accept_write(const MasterOut& m) {
     b.addr = m.awaddr;
     b.len = m.awlen;
     b.received = 0;
-    b.error = !burst_ok(m.awaddr, m.awlen, "AW");
+    const bool ok = burst_ok(m.awaddr, m.awlen, "AW");
+    const uint8_t injected = faults_ ? faults_->next_burst_resp(true) : kRespOkay;
+    b.resp = ok ? injected : kRespSlverr;
+    b.injected = ok && injected != kRespOkay;
     ++writes_n_;
     ++write_bursts_;
 }
 
 inline void DramModel::deliver_read_beat() {
-    ReadBurst& b = rb_[rh_];
+    ReadBurst& b = rb_[r_serving_];
     ++read_beats_;
-    if (!b.error) bytes_read_ += beat_;
+    if (b.resp == kRespOkay) bytes_read_ += beat_;
+    if (b.injected && b.next == 0) injected_.push_back({false, b.id, b.addr, b.resp});
     if (b.next++ == b.len) {
-        rh_ = wrap(rh_ + 1);
-        --reads_n_;
+        b.done = true;
+        while (reads_n_ > 0 && rb_[rh_].done) {  // overtaken bursts retire in order
+            rh_ = wrap(rh_ + 1);
+            --reads_n_;
+        }
     }
 }
 
@@ -170,7 +208,7 @@ inline void DramModel::accept_write_beat(const MasterOut& m) {
     }
     if (m.wdata == nullptr) {
         violation("W beat without wdata");
-    } else if (!b.error) {
+    } else if (b.resp == kRespOkay) {
         std::memcpy(&mem_[b.addr + std::size_t{b.received} * beat_], m.wdata, beat_);
         bytes_written_ += beat_;
     }
@@ -184,38 +222,43 @@ inline void DramModel::accept_write_beat(const MasterOut& m) {
 }
 
 inline void DramModel::retire_write() {
+    const WriteBurst& b = wb_[wh_];
+    if (b.injected) injected_.push_back({true, 0, b.addr, b.resp});
     wh_ = wrap(wh_ + 1);
     --writes_n_;
     --w_full_;
 }
 
-// The outputs of the cycle now_ from the state alone.
-inline void DramModel::update_outputs(bool r_taken) {
-    out_.arready = reads_n_ < max_out_;
-    out_.awready = writes_n_ < max_out_;
+// The outputs of the cycle now_ from the state (and the fault plan's draws) alone.
+inline void DramModel::update_outputs(bool r_taken, bool b_taken) {
+    held_ = 0;
+    out_.arready = reads_n_ < max_out_ && !held(kChanAr);
+    out_.awready = writes_n_ < max_out_ && !held(kChanAw);
     const WriteBurst& bh = wb_[wh_];
-    out_.bvalid = w_full_ > 0 && bh.b_ready <= now_;
-    out_.bresp = out_.bvalid && bh.error ? kRespSlverr : kRespOkay;
+    const bool b_offered = out_.bvalid && !b_taken;  // stays until taken (AXI)
+    out_.bvalid = w_full_ > 0 && bh.b_ready <= now_ && (b_offered || !held(kChanB));
+    out_.bresp = out_.bvalid ? bh.resp : kRespOkay;
 
     const bool w_avail = w_full_ < writes_n_;
     if (out_.rvalid && !r_taken) {
         // The offered beat stays in the R register until taken (AXI); it already had
         // its data-path cycle, so the path is free for writes meanwhile.
-        out_.wready = w_avail;
+        out_.wready = w_avail && !held(kChanW);
         return;
     }
     const bool r_avail = reads_n_ > 0 && rb_[rh_].ready <= now_;
     const bool w_wants = w_avail && prev_wvalid_;
-    const bool grant_r = r_avail && !(w_wants && last_was_read_);
+    const bool grant_r = r_avail && !(w_wants && last_was_read_) && !held(kChanR);
     out_.rvalid = grant_r;
-    out_.wready = !grant_r && w_avail;
+    out_.wready = !grant_r && w_avail && !held(kChanW);
     if (grant_r) {  // this cycle's data-path use: one beat from memory into the R register
-        const ReadBurst& b = rb_[rh_];
+        r_serving_ = faults_ && faults_->reorder() ? other_id_burst() : rh_;
+        const ReadBurst& b = rb_[r_serving_];
         last_was_read_ = true;
         out_.rid = b.id;
-        out_.rresp = b.error ? kRespSlverr : kRespOkay;
+        out_.rresp = b.resp;
         out_.rlast = b.next == b.len;
-        if (b.error) {
+        if (b.resp != kRespOkay) {
             out_.rdata = zeros_.data();
         } else {
             std::memcpy(r_reg_.data(), &mem_[b.addr + std::size_t{b.next} * beat_], beat_);
@@ -227,6 +270,18 @@ inline void DramModel::update_outputs(bool r_taken) {
         out_.rlast = false;
         out_.rdata = zeros_.data();
     }
+}
+
+// The oldest unfinished burst, ready to answer, of another ID than the oldest burst's;
+// the oldest burst itself when there is none.
+unsigned DramModel::other_id_burst() const {
+    const uint32_t head_id = rb_[rh_].id;
+    for (unsigned i = 1; i < reads_n_; ++i) {
+        const ReadBurst& b = rb_[wrap(rh_ + i)];
+        if (b.ready > now_) break;  // accepted later, so not ready either
+        if (!b.done && b.id != head_id) return wrap(rh_ + i);
+    }
+    return rh_;
 }
 
 void DramModel::violation(const std::string& what) {

@@ -41,6 +41,14 @@
 //   SLVERR too and count as protocol violations, as do a wrong wlast and a master that
 //   drops or changes AR/AW/W before its handshake. (A burst past 2^32 necessarily
 //   crosses a 4 KiB boundary, so it is a violation as well.)
+// - Faults (set_faults, dram_faults.hpp): backpressure and stalls lower a ready or delay
+//   a new R beat or B, never an R or B already offered; reordering lets a read burst
+//   overtake (and interleave with) the bursts of other IDs, never those of its own; an
+//   error fault answers a burst as an out-of-range one is answered, with the plan's
+//   response code. Each error fault answered is logged (injected_errors), and every
+//   cycle in which a fault held back a transfer the master offered or the model owed is
+//   counted (fault_delay_cycles), so that a device can tell the time the faults cost
+//   from the RTL's own.
 //
 // Cost: an idle cycle is an inlined test and an increment; a cycle with traffic does
 // a handful of branches and one beat-sized memcpy per R or W beat. rdata points at the
@@ -48,9 +56,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "dram_faults.hpp"
 
 namespace accel::sim {
 
@@ -60,12 +71,12 @@ struct SlaveOut {
     bool rvalid = false;
     uint32_t rid = 0;
     const uint8_t* rdata = nullptr;  // beat_bytes bytes, never null; zeros unless rvalid
-    uint8_t rresp = 0;               // 0 OKAY, 2 SLVERR
+    uint8_t rresp = 0;               // 0 OKAY, 2 SLVERR, 3 DECERR
     bool rlast = false;
     bool awready = false;
     bool wready = false;
     bool bvalid = false;
-    uint8_t bresp = 0;               // 0 OKAY, 2 SLVERR
+    uint8_t bresp = 0;               // 0 OKAY, 2 SLVERR, 3 DECERR
 };
 
 // The master's outputs, sampled just before the rising edge.
@@ -89,6 +100,15 @@ public:
     static constexpr uint8_t kRespOkay = 0;
     static constexpr uint8_t kRespSlverr = 2;
 
+    // An error response a fault plan injected, once answered: the R beat of a read burst
+    // was taken (the first beat), or the B of a write burst.
+    struct InjectedError {
+        bool write;
+        uint32_t id;    // ARID of a read; 0 for a write
+        uint32_t addr;  // the burst's address
+        uint8_t resp;
+    };
+
     // `bytes` of zeroed memory; `beat_bytes` a power of two in [1, 128]; latency in
     // cycles from AR accepted to first R beat and from last W beat to B;
     // `max_outstanding` >= 1 bursts per direction. Bad values throw accel::Error.
@@ -110,6 +130,12 @@ public:
 
     // Drops every burst in flight (the RTL was reset); memory and counters stay.
     void reset();
+
+    // Injects the faults of `plan` from the next cycle on; an empty plan injects none.
+    // Error faults count bursts from here.
+    void set_faults(const DramFaultPlan& plan);
+    const std::vector<InjectedError>& injected_errors() const { return injected_; }
+    uint64_t fault_delay_cycles() const { return fault_delay_; }
 
     // Anything in flight: a read not fully returned or a write whose B was not taken.
     bool busy() const { return (reads_n_ | writes_n_) != 0; }
@@ -147,14 +173,17 @@ private:
         uint32_t id;
         uint16_t len;     // beats - 1
         uint16_t next;    // next beat to offer
-        bool error;
+        uint8_t resp;     // of every beat
+        bool injected;    // resp came from a fault plan
+        bool done;        // every beat taken (behind an older burst it overtook)
     };
     struct WriteBurst {
         uint64_t b_ready;  // first cycle of bvalid, once all data arrived
         uint32_t addr;
         uint16_t len;
         uint16_t received;
-        bool error;
+        uint8_t resp;
+        bool injected;
     };
 
     void step(const MasterOut& m);
@@ -165,7 +194,15 @@ private:
     void deliver_read_beat();
     void accept_write_beat(const MasterOut& m);
     void retire_write();
-    void update_outputs(bool r_taken);
+    void update_outputs(bool r_taken, bool b_taken);
+    unsigned other_id_burst() const;
+    void count_fault_delay(const MasterOut& m);
+    // Whether the fault plan holds `c` back this cycle (noted in held_).
+    bool held(DramChannel c) {
+        if (!faults_ || !faults_->holds(c, now_)) return false;
+        held_ |= c;
+        return true;
+    }
     bool burst_ok(uint32_t addr, unsigned len, const char* channel);
     void violation(const std::string& what);
     void check_host_range(uint64_t addr, std::size_t n, const char* what) const;
@@ -184,6 +221,7 @@ private:
 
     std::vector<ReadBurst> rb_;   // ring of max_out_ entries, oldest at rh_
     unsigned rh_ = 0, reads_n_ = 0;
+    unsigned r_serving_ = 0;      // the burst of the R beat offered (rh_ unless reordered)
     std::vector<WriteBurst> wb_;  // ring; [wh_, wh_+w_full_) have all data, await B
     unsigned wh_ = 0, writes_n_ = 0, w_full_ = 0;
     bool last_was_read_ = false;  // round-robin of the data path
@@ -200,6 +238,11 @@ private:
     uint64_t bytes_read_ = 0, bytes_written_ = 0, read_beats_ = 0, write_beats_ = 0;
     uint64_t read_bursts_ = 0, write_bursts_ = 0, error_bursts_ = 0, violations_ = 0;
     std::string first_violation_;
+
+    std::unique_ptr<DramFaultInjector> faults_;  // null: no faults
+    unsigned held_ = 0;  // the DramChannels the faults held back in this cycle's outputs
+    uint64_t fault_delay_ = 0;
+    std::vector<InjectedError> injected_;
 };
 
 }  // namespace accel::sim

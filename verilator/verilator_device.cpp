@@ -39,7 +39,7 @@ std::unique_ptr<Device> make_verilator_device(const HwParams& params, uint64_t d
             return m.make(params, dram_bytes, options);
         }
     }
-    throw Error(fmt::format("--backend verilator: no Verilator model was built for hw config "
+    throw Error(fmt::format("no Verilator model was built for hw config "
                             "'{}' (built: {}); add it to ACCEL_HW_CONFIGS and rebuild",
                             params.config.name, fmt::join(verilator_configs(), ", ")));
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "dram_faults.hpp"
 
 namespace accel {
 
@@ -15,9 +16,18 @@ struct ActivityTimeline;  // activity_timeline.hpp
 
 struct VerilatorOptions {
     std::string trace_path;             // FST waveform file; empty: no tracing
+    // The cycles [trace_from, trace_to) of the trace: counted from the start of the first
+    // run, over the runs one after another (reset and CSR traffic between them are not
+    // counted, nor traced when a window is set).
+    uint64_t trace_from = 0, trace_to = UINT64_MAX;
     uint64_t watchdog_cycles = 1000000; // no progress for this long: DeviceError
     uint64_t max_cycles = 0;            // a longer run: DeviceError; 0: derived from the
                                         // program (devices/run_budget.hpp)
+    // Faults the DRAM model injects (dram_faults.hpp). Cycles in which they held a
+    // transfer back extend max_cycles by one each and count as progress for the
+    // watchdog; an error response the RTL reports or ignores ends the run with a
+    // DeviceError naming the unit, the response and the address.
+    sim::DramFaultPlan faults;
     // When set, each run's per-unit busy/wait intervals are recorded here
     // (activity_recorder.hpp); it costs a little simulation speed.
     std::shared_ptr<ActivityTimeline> activity;

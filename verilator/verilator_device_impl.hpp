@@ -1,7 +1,8 @@
 // The Verilator device, for any Verilated accel_top (one class per hardware config).
 // Simulation control lives here in one place: reset, the cycle loop with the DRAM model,
-// CSR access over AXI4-Lite, the watchdog and tracing.
+// CSR access over AXI4-Lite, the watchdog, tracing and the report of injected DRAM faults.
 #pragma once
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -33,6 +34,7 @@ public:
                 static_cast<unsigned>(params.config.dram_latency_cycles),
                 static_cast<unsigned>(params.config.dram_max_outstanding)),
           context_(std::make_unique<VerilatedContext>()) {
+        dram_.set_faults(options.faults);
         context_->traceEverOn(!options.trace_path.empty());
         top_ = std::make_unique<Model>(context_.get(), "accel");
         if (!options.trace_path.empty()) {
@@ -40,7 +42,8 @@ public:
             top_->trace(trace_.get(), 99);
             trace_->open(options.trace_path.c_str());
             if (!trace_->isOpen()) {
-                throw Error(fmt::format("--trace {}: cannot open for writing", options.trace_path));
+                throw Error(fmt::format("cannot open the waveform file {} for writing",
+                                        options.trace_path));
             }
         }
         reset();
@@ -75,26 +78,39 @@ public:
                 ? options_.max_cycles
                 : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
         csr_write(csr::kCtrl, 1);  // done drops at the edge that takes this write
+        running_ = true;
         const uint64_t start = cycles_;
+        // Cycles in which injected faults held a transfer back are the DRAM's doing: each
+        // extends the budget and counts as progress.
+        const uint64_t delay_start = dram_.fault_delay_cycles();
+        const size_t faults_start = dram_.injected_errors().size();
         uint64_t last_progress = cycles_, last_beats = dram_.beats(), last_steps = 0;
+        uint64_t last_delay = delay_start;
         while (!top_->irq_o) {
             cycle();
-            if (cycles_ - start > budget) out_of_cycles(budget);
+            const uint64_t delay = dram_.fault_delay_cycles();
+            if (cycles_ - start - (delay - delay_start) > budget) out_of_cycles(budget);
             if ((cycles_ & 4095) == 0) {
                 // Progress: DRAM traffic or GEMM steps. Compute can run long without
                 // touching DRAM, so its step counter is read through the CSRs.
                 const uint64_t steps = csr_read(csr::kGemmSteps);  // the low word moves
-                if (dram_.beats() != last_beats || steps != last_steps) last_progress = cycles_;
+                if (dram_.beats() != last_beats || steps != last_steps || delay != last_delay) {
+                    last_progress = cycles_;
+                }
                 last_beats = dram_.beats();
                 last_steps = steps;
+                last_delay = delay;
                 if (cycles_ - last_progress > options_.watchdog_cycles) hang();
             }
         }
+        running_ = false;
         if (dram_.protocol_violations() != 0) {
             throw DeviceError(fmt::format("{}: the RTL broke the AXI protocol: {}", name_,
                                           dram_.first_violation()));
         }
-        return read_counters();
+        const DeviceCounters counters = read_counters();
+        check_injected_errors(counters, faults_start);
+        return counters;
     }
 
 private:
@@ -134,6 +150,7 @@ private:
         top_->eval();
         dump();
         ++cycles_;
+        if (running_) ++run_cycles_;
         if (recorder_) recorder_->sample();
     }
 
@@ -144,7 +161,14 @@ private:
 
     void dump() {
         context_->timeInc(1);
-        if (trace_) trace_->dump(context_->time());
+        if (trace_ && in_trace_window()) trace_->dump(context_->time());
+    }
+
+    // Without a window, every cycle from reset on is traced.
+    bool in_trace_window() const {
+        const bool windowed = options_.trace_from != 0 || options_.trace_to != UINT64_MAX;
+        return !windowed || (running_ && run_cycles_ >= options_.trace_from &&
+                             run_cycles_ < options_.trace_to);
     }
 
     void reset() {
@@ -238,6 +262,41 @@ private:
             c.drain_insns, c.gemm_steps));
     }
 
+    // An injected error response ends the run as a device failure naming the unit that
+    // got it. The RTL must report it -- except fetch, which reads ahead and drops, unread,
+    // what lies past the program's end.
+    void check_injected_errors(const DeviceCounters& counters, size_t first) {
+        const auto& log = dram_.injected_errors();
+        if (log.size() == first) return;
+        std::string faults;
+        bool must_report = false;
+        for (size_t i = first; i < log.size(); ++i) {
+            const sim::DramModel::InjectedError& e = log[i];
+            must_report = must_report || e.write || e.id != kFetchArid;
+            faults += fmt::format("{}{}: DRAM answered {} on a {} at 0x{:08x}",
+                                  faults.empty() ? "" : "; ", unit_of(e),
+                                  sim::axi_resp_name(e.resp), e.write ? "write" : "read", e.addr);
+        }
+        Pins pins(*this);
+        if (counters.errors != 0) {
+            throw DeviceError(fmt::format("{}: {}; the accelerator reported {}; {}", name_, faults,
+                                          isa::error_names(counters.errors),
+                                          describe_unit_states(pins)));
+        }
+        if (must_report) {
+            throw DeviceError(fmt::format("{}: {}, and the accelerator reported no error", name_,
+                                          faults));
+        }
+    }
+
+    // Who gets an AXI response: axi_read_arbiter.sv gives fetch ARID 0 and load ARID 1;
+    // only drain writes.
+    static constexpr uint32_t kFetchArid = 0;
+    static const char* unit_of(const sim::DramModel::InjectedError& e) {
+        if (e.write) return "drain unit";
+        return e.id == kFetchArid ? "fetch unit" : "load unit";
+    }
+
     DeviceCounters read_counters() {
         Pins pins(*this);
         return read_csr_counters(pins);
@@ -252,6 +311,8 @@ private:
     std::unique_ptr<VerilatedFstC> trace_;
     std::unique_ptr<ActivityRecorder> recorder_;  // null unless options.activity
     uint64_t cycles_ = 0;
+    bool running_ = false;     // between the start of a run and its done
+    uint64_t run_cycles_ = 0;  // cycles of every run so far: the trace window's clock
 };
 
 }  // namespace accel

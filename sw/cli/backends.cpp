@@ -30,10 +30,25 @@ DeviceFactory device_factory(const std::string& backend, const VerilatorOptions&
     }
     if (backend == "verilator") {
         return [options](const HwParams& hw, uint64_t bytes) {
-            return make_verilator_device(hw, bytes, options);
+            try {
+                return make_verilator_device(hw, bytes, options);
+            } catch (const Error& e) {  // the library names no option: the CLI does
+                throw Error(std::string("--backend verilator: ") + e.what());
+            }
         };
     }
     throw Error(fmt::format("--backend {}: unknown; expected verilator, fsim or ref", backend));
+}
+
+sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::string& backend) {
+    if (backend != "verilator") {
+        throw Error("--faults: only the verilator backend injects DRAM faults");
+    }
+    try {
+        return sim::parse_dram_fault_plan(spec);
+    } catch (const Error& e) {
+        throw Error(std::string("--faults: ") + e.what());
+    }
 }
 
 std::string device_backend(const std::string& spec) {

@@ -11,6 +11,14 @@ namespace accel::cli {
 // max_cycles too.
 DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options);
 
+constexpr const char* kFaultsHelp =
+    "inject DRAM faults (verilator backend): SPEC such as seed=1,stall=0.01,slverr=read:3 "
+    "(docs/cli.md)";
+
+// The DRAM fault plan of a --faults SPEC (verilator/dram_faults.hpp) for `backend`;
+// accel::Error naming --faults when the SPEC is malformed or the backend is not verilator.
+sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::string& backend);
+
 // What --device accepts, for help texts and errors.
 constexpr const char* kDeviceSpecs =
     "uart:PATH[@BAUD] (a board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "

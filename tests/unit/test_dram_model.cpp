@@ -555,6 +555,78 @@ TEST(DramModel, RandomStallsLoseNothing) {
     }
 }
 
+// Backpressure, stalls and reordering (dram_faults.hpp) under a stalling master: each
+// ID's beats in order and intact, writes stored, R and B held stable (check_slave), and
+// some beats of ID 1 overtaking earlier bursts of ID 0.
+TEST(DramModel, FaultsKeepEachIdInOrderAndLoseNothing) {
+    DramModel d(1 << 17, 8, 7, 4);
+    d.set_faults(parse_dram_fault_plan(
+        "seed=3,backpressure=0.4,stall=0.05,stall-cycles=5-40,reorder=0.5"));
+    const auto mem = random_bytes(1 << 16, 21);
+    d.write(0, mem);
+    TestMaster m(d, 4, 0.2);
+    std::mt19937 rng(22);
+    std::vector<ReadReq> reads;
+    for (unsigned i = 0; i < 60; ++i) {
+        const unsigned beats = 1 + rng() % 16;
+        const uint32_t addr = (rng() % 512) * 128;
+        reads.push_back({addr, beats, static_cast<uint32_t>(rng() % 2)});
+        m.read(addr, beats, reads.back().id);
+        m.write(0x10000 + i * 128, random_bytes(beats * 8, 300 + i));
+    }
+    m.run();
+    bool overtaken = false;
+    for (uint32_t id : {0u, 1u}) {
+        std::vector<std::vector<uint8_t>> want, got;
+        for (const ReadReq& r : reads) {
+            for (unsigned b = 0; r.id == id && b < r.beats; ++b) {
+                want.push_back(slice(mem, r.addr + 8 * b, 8));
+            }
+        }
+        for (const RBeat& b : m.rbeats) {
+            if (b.id == id) got.push_back(b.data);
+        }
+        EXPECT_EQ(got, want) << "id " << id;
+    }
+    for (std::size_t k = 0; k + 1 < m.rbeats.size(); ++k) {
+        overtaken = overtaken || (m.rbeats[k].id != m.rbeats[k + 1].id && !m.rbeats[k].last);
+    }
+    EXPECT_TRUE(overtaken) << "no burst was interleaved with another ID's";
+    for (unsigned i = 0; i < 60; ++i) {
+        EXPECT_EQ(d.read(0x10000 + i * 128, reads[i].beats * 8), random_bytes(reads[i].beats * 8, 300 + i));
+    }
+    EXPECT_EQ(m.bresps, std::vector<uint8_t>(60, DramModel::kRespOkay));
+    EXPECT_EQ(d.protocol_violations(), 0u) << d.first_violation();
+    EXPECT_GT(d.fault_delay_cycles(), 1000u);
+    EXPECT_TRUE(d.injected_errors().empty());
+}
+
+// Error faults answer the N-th burst of their direction: every beat of a read, the B of a
+// write (whose data is discarded), each logged once it is answered.
+TEST(DramModel, ErrorFaultsAnswerTheNamedBurst) {
+    DramModel d(1 << 16, 8, 3, 2);
+    d.set_faults(parse_dram_fault_plan("slverr=read:2,decerr=write:1"));
+    TestMaster m(d);
+    for (unsigned i = 0; i < 3; ++i) m.read(i * 128, 4, i % 2);
+    m.write(0x1000, random_bytes(16, 1));
+    m.write(0x2000, random_bytes(16, 2));
+    m.run();
+    ASSERT_EQ(m.rbeats.size(), 12u);
+    for (std::size_t k = 0; k < 12; ++k) {
+        EXPECT_EQ(m.rbeats[k].resp, k / 4 == 1 ? DramModel::kRespSlverr : DramModel::kRespOkay);
+    }
+    EXPECT_EQ(m.bresps, (std::vector<uint8_t>{3, DramModel::kRespOkay}));
+    EXPECT_EQ(d.read(0x1000, 16), std::vector<uint8_t>(16, 0));
+    EXPECT_EQ(d.read(0x2000, 16), random_bytes(16, 2));
+    ASSERT_EQ(d.injected_errors().size(), 2u);
+    const bool read_first = !d.injected_errors()[0].write;  // the two directions run at once
+    const auto& r = d.injected_errors()[read_first ? 0 : 1];
+    const auto& w = d.injected_errors()[read_first ? 1 : 0];
+    EXPECT_TRUE(!r.write && r.id == 1 && r.addr == 128 && r.resp == 2);
+    EXPECT_TRUE(w.write && w.addr == 0x1000 && w.resp == 3);
+    EXPECT_EQ(d.error_bursts(), 0u);  // that counts out-of-range bursts only
+}
+
 TEST(DramModel, BusyWhileAnythingIsInFlight) {
     DramModel d(4096, 8, 5, 2);
     TestMaster m(d);
