@@ -1,0 +1,111 @@
+"""accel.conv2d against `accel conv2d`: the same output and report for the same tensors
+on every backend, and the CLI's errors as exceptions."""
+import json
+
+import numpy as np
+import pytest
+
+import accel
+from conftest import CONFIGS, without_timings
+
+
+def layer_tensors(rng, c=16, k=8):
+    x = rng.integers(-128, 128, size=(1, 9, 9, c), dtype=np.int8)
+    w = rng.integers(-128, 128, size=(3, 3, c, k), dtype=np.int8)
+    bias = rng.integers(-2000, 2000, size=(k,), dtype=np.int32)
+    return x, w, bias
+
+
+def cli_conv2d(cli, tmp_path, x, w, bias, *options):
+    """`accel conv2d` on the same tensors: its output and its --report."""
+    for name, array in (("x", x), ("w", w), ("bias", bias)):
+        np.save(tmp_path / f"{name}.npy", array)
+    cli.ok("conv2d", "--input", tmp_path / "x.npy", "--weights", tmp_path / "w.npy",
+           "--bias", tmp_path / "bias.npy", "--output", tmp_path / "y.npy",
+           "--report", tmp_path / "report.json", *options)
+    return np.load(tmp_path / "y.npy"), json.loads((tmp_path / "report.json").read_text())
+
+
+@pytest.mark.parametrize("backend", ["ref", "fsim", "verilator"])
+def test_conv2d_matches_cli(cli, tmp_path, rng, backend):
+    x, w, bias = layer_tensors(rng)
+    y, report = accel.conv2d(x, w, bias, stride=(1, 2), pad=1, scale=0.0004, relu=True,
+                             backend=backend)
+    want_y, want_report = cli_conv2d(cli, tmp_path, x, w, bias, "--stride", "1,2", "--pad", "1",
+                                     "--scale", "0.0004", "--relu", "--backend", backend)
+    assert y.dtype == np.int8 and y.shape == (1, 9, 5, 8)
+    np.testing.assert_array_equal(y, want_y)
+    assert len(np.unique(y)) > 20  # the requantization spreads the outputs: not all clipped
+    assert without_timings(report) == without_timings(want_report)
+    assert report["backend"] == backend
+
+
+def test_conv2d_check_and_tiny_config(cli, tmp_path, rng):
+    x, w, bias = layer_tensors(rng, c=8, k=4)
+    y, report = accel.conv2d(x, w, bias, pad=(1, 0), multiplier=1 << 30, shift=-9,
+                             backend="verilator", hw="tiny", check=True)
+    want_y, want_report = cli_conv2d(cli, tmp_path, x, w, bias, "--pad", "1,0",
+                                     "--multiplier", str(1 << 30), "--shift", "-9",
+                                     "--hw", CONFIGS / "tiny.yaml", "--check")
+    np.testing.assert_array_equal(y, want_y)
+    assert report["bit_exact"] is True and report["hw"] == "tiny"
+    assert without_timings(report) == without_timings(want_report)
+
+
+def test_per_channel_requantization(cli, tmp_path, rng):
+    x, w, bias = layer_tensors(rng, k=4)
+    multiplier = np.array([1 << 30, 1 << 29, 3 << 28, 1 << 30], dtype=np.int32)
+    shift = np.array([-9, -8, -9, -10], dtype=np.int32)
+    y, _ = accel.conv2d(x, w, bias, multiplier=multiplier, shift=shift, input_zero_point=3,
+                        output_zero_point=-5, backend="fsim")
+    np.save(tmp_path / "m.npy", multiplier)
+    np.save(tmp_path / "s.npy", shift)
+    want_y, _ = cli_conv2d(cli, tmp_path, x, w, bias, "--multiplier", tmp_path / "m.npy",
+                           "--shift", tmp_path / "s.npy", "--input-zero-point", "3",
+                           "--output-zero-point", "-5", "--backend", "fsim")
+    np.testing.assert_array_equal(y, want_y)
+
+
+@pytest.mark.parametrize("python_options, cli_options", [
+    ({"pad": (1, 2, 3)}, ["--pad", "1,2,3"]),
+    ({"stride": 0}, ["--stride", "0"]),
+    ({"backend": "gpu"}, ["--backend", "gpu"]),
+    ({"backend": "ref", "check": True}, ["--backend", "ref", "--check"]),
+    ({"act_min": 10, "act_max": 5}, ["--act-min", "10", "--act-max", "5"]),
+    ({"relu": True, "act_min": 0}, ["--relu", "--act-min", "0"]),
+    ({"input_zero_point": 200}, ["--input-zero-point", "200"]),
+    ({"shift": 3}, ["--shift", "3"]),
+])
+def test_errors_are_the_clis(cli, tmp_path, rng, python_options, cli_options):
+    x, w, bias = layer_tensors(rng)
+    options = {"scale": 0.001, **python_options}
+    cli_scale = [] if "shift" in python_options else ["--scale", "0.001"]
+    if "shift" in python_options:
+        del options["scale"]
+    with pytest.raises(accel.Error) as raised:
+        accel.conv2d(x, w, bias, **options)
+    for name, array in (("x", x), ("w", w), ("bias", bias)):
+        np.save(tmp_path / f"{name}.npy", array)
+    message = cli.error("conv2d", "--input", tmp_path / "x.npy", "--weights",
+                        tmp_path / "w.npy", "--output", tmp_path / "y.npy", *cli_scale,
+                        *cli_options)
+    assert str(raised.value) == message
+
+
+def test_tensor_errors_name_the_arguments(rng):
+    x, w, bias = layer_tensors(rng)
+    with pytest.raises(accel.Error, match=r"^x: dtype int64, expected int8$"):
+        accel.conv2d(x.astype(np.int64), w, scale=0.001)
+    with pytest.raises(accel.Error, match=r"^w: weights have C = 16 but input x has C = 8$"):
+        accel.conv2d(x[..., :8], w, scale=0.001)
+    with pytest.raises(accel.Error, match=r"^--bias bias: must have shape \(K,\) = \(8,\), "
+                                          r"got \(3,\)$"):
+        accel.conv2d(x, w, bias[:3], scale=0.001)
+    with pytest.raises(accel.Error, match=r"^x: input must have a non-empty shape"):
+        accel.conv2d(x[0], w, scale=0.001)
+
+
+def test_exceptions_are_python_kinds():
+    assert issubclass(accel.Error, ValueError)
+    assert issubclass(accel.DeviceError, RuntimeError)
+    assert not issubclass(accel.DeviceError, accel.Error)

@@ -1,0 +1,67 @@
+"""accel.run_tflite against `accel run`: the same outputs and report for the same model and
+input on every backend."""
+import json
+
+import numpy as np
+import pytest
+
+import accel
+from conftest import without_timings
+
+
+def cli_run(cli, tmp_path, model, *options):
+    """`accel run`: the model's output and its --report."""
+    cli.ok("run", model, "--output", tmp_path / "y.npy", "--report", tmp_path / "report.json",
+           *options)
+    return np.load(tmp_path / "y.npy"), json.loads((tmp_path / "report.json").read_text())
+
+
+@pytest.mark.parametrize("backend", ["ref", "fsim", "verilator"])
+def test_run_matches_cli(cli, tmp_path, models_dir, backend):
+    model = models_dir / "digits.tflite"
+    outputs, report = accel.run_tflite(model, backend=backend, seed=5,
+                                       check=backend != "ref")
+    want_y, want_report = cli_run(cli, tmp_path, model, "--backend", backend, "--seed", "5",
+                                  *(["--check"] if backend != "ref" else []))
+    assert len(outputs) == 1
+    np.testing.assert_array_equal(outputs[0], want_y)
+    assert without_timings(report) == without_timings(want_report)
+    if backend != "ref":
+        assert report["check"]["bit_exact"] is True
+
+
+def test_given_input(cli, tmp_path, models_dir, rng):
+    model = models_dir / "digits.tflite"
+    shape = accel.run_tflite(model, backend="ref")[1]["operators"][0]["input_shapes"][0]
+    x = rng.integers(-128, 128, size=shape, dtype=np.int8)
+    outputs, _ = accel.run_tflite(model, [x], backend="fsim")
+    np.save(tmp_path / "x.npy", x)
+    want_y, _ = cli_run(cli, tmp_path, model, "--backend", "fsim", "--input", tmp_path / "x.npy")
+    np.testing.assert_array_equal(outputs[0], want_y)
+
+
+def test_float_model_takes_float32(models_dir, rng):
+    model = models_dir / "float_io.tflite"
+    report = accel.run_tflite(model, backend="ref")[1]
+    x = rng.uniform(-1, 1, size=report["operators"][0]["input_shapes"][0]).astype(np.float32)
+    outputs, _ = accel.run_tflite(model, x, backend="fsim")
+    assert outputs[0].dtype == np.float32
+    with pytest.raises(accel.Error, match=r"^inputs\[0\]: dtype float64, expected float32$"):
+        accel.run_tflite(model, x.astype(np.float64), backend="fsim")
+
+
+def test_run_errors_are_the_clis(cli, tmp_path, models_dir):
+    model = models_dir / "digits.tflite"
+    with pytest.raises(accel.Error, match=r"^inputs\[0\]: shape \(2, 2\) but the model's input"):
+        accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)], backend="ref")
+    with pytest.raises(accel.Error, match=r"^inputs: the model has 1 inputs, 2 given$"):
+        accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)] * 2, backend="ref")
+    for options, cli_options in (({"backend": "ref", "check": True}, ["--backend", "ref", "--check"]),
+                                 ({"seed": -1}, ["--seed", "-1"])):
+        with pytest.raises(accel.Error) as raised:
+            accel.run_tflite(model, **options)
+        assert str(raised.value) == cli.error("run", model, *cli_options)
+    missing = tmp_path / "missing.tflite"
+    with pytest.raises(accel.Error) as raised:
+        accel.run_tflite(missing, backend="ref")
+    assert str(raised.value) == cli.error("run", missing, "--backend", "ref")
