@@ -1,38 +1,33 @@
 #!/usr/bin/env python3
-"""Summarise one FPGA build: the cells Yosys mapped (from its `stat`), the resources
-nextpnr placed against the device's capacity, and the Fmax nextpnr achieved.
+"""Summarise one FPGA build: the cells Yosys mapped (from its `stat -json`), the
+resources nextpnr placed against the device's capacity, and the Fmax nextpnr achieved.
 
-usage: report.py --board B --config C --yosys-log LOG --capacity KIND=N ...
+usage: report.py --board B --config C --yosys-stat STAT.json --capacity KIND=N ...
                  [--pnr-report PNR.json] [--bitstream FILE] --out DIR
 
 Writes DIR/report.txt and DIR/report.json. Exit 0 when every resource fits, 1 when one
 does not (the report says which and by how much)."""
 import argparse
 import json
-import re
 import sys
 
 
-def yosys_cells(log_path, top):
-    """The cell counts of the last `stat` of module `top` in a Yosys log."""
-    text = open(log_path, encoding="utf-8", errors="replace").read()
-    blocks = text.split(f"=== {top} ===")
-    if len(blocks) < 2:
-        return {}
-    cells = {}
-    for line in blocks[-1].splitlines()[1:]:
-        if line.startswith("==="):
-            break
-        # Yosys 0.23: "     SB_LUT4    1234"; newer (YoWASP): "     1234   LUT4", where a
-        # single space after the count marks a header line ("29493 wires").
-        m = re.match(r"^\s+([A-Za-z_$][\w$]*)\s+(\d+)$", line)
-        if m:
-            cells[m.group(1)] = int(m.group(2))
-            continue
-        m = re.match(r"^\s+(\d+)\s{2,}([A-Za-z_$][\w$]*)$", line)
-        if m:
-            cells[m.group(2)] = int(m.group(1))
-    return cells
+def fail(message):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def yosys_cells(stat_path, top):
+    """The cell counts of module `top` in what Yosys' `stat -json` wrote (the flow runs
+    `tee -q -o STAT.json stat -json` after synthesis; modules are named "\\top")."""
+    try:
+        with open(stat_path, encoding="utf-8") as f:
+            stat = json.load(f)
+        return dict(stat["modules"]["\\" + top]["num_cells_by_type"])
+    except (OSError, ValueError) as e:
+        fail(f"{stat_path}: {e}")
+    except (KeyError, TypeError) as e:
+        fail(f"{stat_path}: no cell counts of module {top} (missing {e})")
 
 
 def main():
@@ -41,7 +36,7 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--device", required=True)
     ap.add_argument("--top", default="board_top")
-    ap.add_argument("--yosys-log", required=True)
+    ap.add_argument("--yosys-stat", required=True, help="the JSON of Yosys' stat -json")
     ap.add_argument("--capacity", action="append", default=[],
                     help="CELL=N: a Yosys cell type (or PREFIX*) and how many the device has")
     ap.add_argument("--pnr-report")
@@ -50,7 +45,7 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
 
-    cells = yosys_cells(a.yosys_log, a.top)
+    cells = yosys_cells(a.yosys_stat, a.top)
     rows, fits, over = [], True, []
     for item in a.capacity:
         cell, cap = item.split("=")

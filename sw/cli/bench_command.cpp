@@ -31,6 +31,7 @@
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "backends.hpp"
+#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 
@@ -73,8 +74,9 @@ po::options_description bench_options(BenchArgs& a) {
         ("json", po::value(&a.json), "write the per-layer reports (conv2d --report objects, "
                                      "layer.name added) as a JSON list")
         ("timeline", po::value(&a.timeline)->multitoken(),
-         "LAYER FILE.json: record that layer's per-unit load/compute/drain busy and wait "
-         "intervals (verilator backend)");
+         "LAYER FILE.json: write that layer's timeline in the Chrome trace format (Perfetto, "
+         "chrome://tracing): fetch, load, compute, drain, token waits, DRAM reads and "
+         "writes, cycle by cycle (verilator backend)");
     return d;
 }
 
@@ -230,7 +232,8 @@ int64_t i64(const Json& j) { return j.is_null() ? 0 : j.get<int64_t>(); }
 
 std::string number(const Json& j) { return j.is_null() ? "-" : fmt::format("{}", i64(j)); }
 
-std::string kib(int64_t bytes) {
+// A table cell of the KiB columns: always one decimal, no unit.
+std::string kib_cell(int64_t bytes) {
     return fmt::format("{:.1f}", static_cast<double>(bytes) / 1024.0);
 }
 
@@ -272,7 +275,7 @@ void print_table(const std::vector<LayerResult>& results, bool timed, bool check
                    number(j["roofline_cycles"]),
                    j["efficiency"].is_null() ? "-"
                                              : fmt::format("{:.2f}", j["efficiency"].get<double>()),
-                   kib(i64(j["dram_read_bytes"])), kib(i64(j["dram_write_bytes"])),
+                   kib_cell(i64(j["dram_read_bytes"])), kib_cell(i64(j["dram_write_bytes"])),
                    ratio(i64(j["dram_read_bytes"]) + i64(j["dram_write_bytes"]),
                          i64(j["compulsory_dram_bytes"])),
                    percent(b["input"]), percent(b["weight"]), percent(b["acc"]),
@@ -292,9 +295,9 @@ void print_table(const std::vector<LayerResult>& results, bool timed, bool check
         checked ? std::optional<bool>(bad == 0) : std::nullopt;
     fmt::print(kRowFormat, "total", fmt::format("{} layers", results.size()),
                timed ? fmt::format("{}", cycles) : "-", predicted, ideal, roofline,
-               timed ? ratio(roofline, cycles) : "-", kib(rd), kib(wr), ratio(rd + wr, comp), "",
-               "", "", timed ? rate(static_cast<double>(cycles) / seconds) : "-",
-               exact_cell(all_exact));
+               timed ? ratio(roofline, cycles) : "-", kib_cell(rd), kib_cell(wr),
+               ratio(rd + wr, comp), "", "", "",
+               timed ? rate(static_cast<double>(cycles) / seconds) : "-", exact_cell(all_exact));
     if (timed) {
         fmt::print("\ntotal: {} cycles against a roofline of {}: efficiency {}; {:.2f} s of "
                    "device wall time, {} cycles/s\n",
@@ -316,20 +319,6 @@ void print_check(const std::vector<LayerResult>& results) {
             fmt::print("{:<7} NOT bit-exact: {}\n", r.spec->name, r.check_note);
         }
     }
-}
-
-Json timeline_json(const LayerResult& r, const HwParams& hw, const ActivityTimeline& t) {
-    Json units = Json::object();
-    for (size_t u = 0; u < t.units.size(); ++u) {
-        Json busy = Json::array(), wait = Json::array();
-        for (const ActivityInterval& i : t.units[u].busy) busy.push_back({i.begin, i.end});
-        for (const ActivityInterval& i : t.units[u].wait) wait.push_back({i.begin, i.end});
-        units[ActivityTimeline::kUnitNames[u]] = {{"busy", busy}, {"wait", wait}};
-    }
-    return {{"layer", r.spec->name}, {"shape", describe(*r.spec)}, {"hw", hw.config.name},
-            {"backend", "verilator"}, {"cycles", t.cycles},
-            {"unit_busy_cycles", r.report["unit_busy_cycles"]},
-            {"unit_wait_cycles", r.report["unit_wait_cycles"]}, {"units", units}};
 }
 
 // The device factory exists before anything runs: a missing Verilator model for --hw
@@ -386,7 +375,8 @@ int run_bench(const std::vector<std::string>& args) {
     if (!a.timeline.empty()) {
         for (const LayerResult& r : results) {
             if (r.spec->name == a.timeline[0]) {
-                timeline_text = timeline_json(r, hw, *timeline).dump() + "\n";
+                const std::string title = r.spec->name + " " + describe(*r.spec);
+                timeline_text = chrome_trace(title, hw, *timeline, r.run.counters).dump() + "\n";
                 files.emplace_back(a.timeline[1], timeline_text);
             }
         }

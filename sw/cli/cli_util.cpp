@@ -115,6 +115,23 @@ void set_geometry(const std::string& stride_text, const std::string& pad_text,
     }
 }
 
+void set_trace_window(const std::string& window, const std::string& trace,
+                      VerilatorOptions& options) {
+    if (window.empty()) return;
+    if (trace.empty()) throw Error("--trace-window: limits a --trace waveform; give --trace too");
+    const size_t colon = window.find(':');
+    if (colon == std::string::npos) {
+        throw Error(fmt::format("--trace-window '{}': expected FROM:TO in cycles", window));
+    }
+    const int64_t from = parse_int("--trace-window", window.substr(0, colon), 0, INT64_MAX);
+    const int64_t to = parse_int("--trace-window", window.substr(colon + 1), 0, INT64_MAX);
+    if (from >= to) {
+        throw Error(fmt::format("--trace-window {}: empty; FROM must be below TO", window));
+    }
+    options.trace_from = static_cast<uint64_t>(from);
+    options.trace_to = static_cast<uint64_t>(to);
+}
+
 bool is_int_literal(const std::string& text) {
     int64_t v = 0;
     const char* end = text.data() + text.size();

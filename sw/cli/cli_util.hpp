@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "ops/conv2d.hpp"
+#include "verilator_device.hpp"
 
 namespace accel::cli {
 
@@ -41,6 +42,12 @@ void check_backend_choice(const std::string& backend, bool check, bool trace);
 // Paths are compared as the files they name (./y.npy is y.npy, even before it exists).
 void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
                         const std::vector<std::string>& inputs);
+
+// --trace-window FROM:TO into `options`: the cycles [FROM, TO) of the device's runs that
+// a --trace waveform keeps. Empty `window`: the whole run. A malformed or empty window,
+// or one without a --trace, is an error.
+void set_trace_window(const std::string& window, const std::string& trace,
+                      VerilatorOptions& options);
 
 // True when `text` is an integer literal, as opposed to a path (for M|M.npy options).
 bool is_int_literal(const std::string& text);

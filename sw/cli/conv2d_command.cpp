@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,23 +27,17 @@
 #include "ops/reference.hpp"
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
+#include "activity_timeline.hpp"
 #include "backends.hpp"
+#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "conv2d_command.hpp"
 
 namespace po = boost::program_options;
 
 namespace accel::cli {
 namespace {
-
-struct Conv2dArgs {
-    std::string input, weights, bias, output, hw, report, trace, device;
-    std::string backend;  // empty: verilator, or the board of --device
-    std::string stride = "1", pad = "0", dilation = "1";
-    std::string input_zp = "0", output_zp = "0";
-    std::string scale, multiplier, shift, act_min, act_max;
-    bool relu = false, check = false;
-};
 
 po::options_description conv2d_options(Conv2dArgs& a) {
     po::options_description d(
@@ -73,12 +68,18 @@ po::options_description conv2d_options(Conv2dArgs& a) {
         ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file")
-        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)");
+        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
+        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
+                                                     "since the run started")
+        ("timeline", po::value(&a.timeline), "write the run's unit activity as a Chrome trace "
+                                             "(Perfetto, chrome://tracing; verilator backend)")
+        ("faults", po::value(&a.faults), kFaultsHelp);
     return d;
 }
 
-TensorI8 load_rank4(const std::string& path, const char* what, const char* layout) {
-    TensorI8 t = read_npy_i8(path);
+TensorI8 load_rank4(const std::string& path, const char* what, const char* layout,
+                    const std::optional<TensorI8>& given) {
+    TensorI8 t = given ? *given : read_npy_i8(path);
     bool empty = false;
     for (int64_t d : t.shape) empty = empty || d == 0;
     if (t.rank() != 4 || empty) {
@@ -89,8 +90,8 @@ TensorI8 load_rank4(const std::string& path, const char* what, const char* layou
 }
 
 std::vector<int32_t> load_per_channel(const std::string& option, const std::string& path,
-                                      int64_t k) {
-    TensorI32 t = read_npy_i32(path);
+                                      int64_t k, const std::optional<TensorI32>& given) {
+    TensorI32 t = given ? *given : read_npy_i32(path);
     if (t.shape != std::vector<int64_t>{k}) {
         throw Error(fmt::format("{} {}: must have shape (K,) = ({},), got {}", option, path, k,
                                 shape_repr(t.shape)));
@@ -100,12 +101,13 @@ std::vector<int32_t> load_per_channel(const std::string& option, const std::stri
 
 // An integer broadcast to all K channels, or a .npy of K values, range-checked.
 std::vector<int32_t> per_channel_values(const std::string& option, const std::string& text,
-                                        int64_t k, int64_t lo, int64_t hi) {
+                                        int64_t k, int64_t lo, int64_t hi,
+                                        const std::optional<TensorI32>& given) {
     if (is_int_literal(text)) {
         return std::vector<int32_t>(static_cast<size_t>(k),
                                     static_cast<int32_t>(parse_int(option, text, lo, hi)));
     }
-    std::vector<int32_t> v = load_per_channel(option, text, k);
+    std::vector<int32_t> v = load_per_channel(option, text, k, given);
     for (size_t i = 0; i < v.size(); ++i) {
         if (v[i] < lo || v[i] > hi) {
             throw Error(fmt::format("{} {}: value [{}] = {} is outside [{}, {}]", option, text,
@@ -115,7 +117,8 @@ std::vector<int32_t> per_channel_values(const std::string& option, const std::st
     return v;
 }
 
-void set_requantization(const Conv2dArgs& a, int64_t k, Conv2dParams& p) {
+void set_requantization(const Conv2dArgs& a, const Conv2dTensors& given, int64_t k,
+                        Conv2dParams& p) {
     const bool explicit_mult = !a.multiplier.empty() || !a.shift.empty();
     if (!a.scale.empty() && explicit_mult) {
         throw Error("--scale: give either --scale or --multiplier with --shift, not both");
@@ -136,8 +139,8 @@ void set_requantization(const Conv2dArgs& a, int64_t k, Conv2dParams& p) {
                     "--multiplier and --shift");
     }
     p.multiplier = per_channel_values("--multiplier", a.multiplier, k, 0,
-                                      std::numeric_limits<int32_t>::max());
-    p.shift = per_channel_values("--shift", a.shift, k, kMinShift, kMaxShift);
+                                      std::numeric_limits<int32_t>::max(), given.multiplier);
+    p.shift = per_channel_values("--shift", a.shift, k, kMinShift, kMaxShift, given.shift);
 }
 
 void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
@@ -157,16 +160,12 @@ void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
     }
 }
 
-struct LoadedLayer {
-    Conv2dLayer layer;
-    TensorI8 x, w;
-    std::vector<int32_t> bias;
-};
+}  // namespace
 
-LoadedLayer load_layer(const Conv2dArgs& a) {
+LoadedLayer load_layer(const Conv2dArgs& a, const Conv2dTensors& given) {
     LoadedLayer l;
-    l.x = load_rank4(a.input, "input", "[N,H,W,C]");
-    l.w = load_rank4(a.weights, "weights", "[R,S,C,K]");
+    l.x = load_rank4(a.input, "input", "[N,H,W,C]", given.x);
+    l.w = load_rank4(a.weights, "weights", "[R,S,C,K]", given.w);
     if (l.w.dim(2) != l.x.dim(3)) {
         throw Error(fmt::format("{}: weights have C = {} but input {} has C = {}", a.weights,
                                 l.w.dim(2), a.input, l.x.dim(3)));
@@ -175,10 +174,10 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
                      l.w.dim(3), l.w.dim(0), l.w.dim(1)};
     const int64_t k = l.layer.shape.k;
     l.bias = a.bias.empty() ? std::vector<int32_t>(static_cast<size_t>(k), 0)
-                            : load_per_channel("--bias", a.bias, k);
+                            : load_per_channel("--bias", a.bias, k, given.bias);
     set_geometry(a.stride, a.pad, a.dilation, l.layer.params);
     set_zero_points_and_clamp(a, l.layer.params);
-    set_requantization(a, k, l.layer.params);
+    set_requantization(a, given, k, l.layer.params);
     validate(l.layer);
     return l;
 }
@@ -190,11 +189,15 @@ void check_backend(Conv2dArgs& a) {
         }
         a.backend = device_backend(a.device);
         if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
-        return;
     }
     if (a.backend.empty()) a.backend = "verilator";
-    check_backend_choice(a.backend, a.check, !a.trace.empty());
+    if (a.device.empty()) check_backend_choice(a.backend, a.check, !a.trace.empty());
+    if (!a.timeline.empty() && a.backend != "verilator") {
+        throw Error("--timeline: only the verilator backend records unit activity");
+    }
 }
+
+namespace {
 
 // Outputs must never replace an input, nor each other, nor anything but a regular file.
 void check_outputs(const Conv2dArgs& a) {
@@ -205,11 +208,13 @@ void check_outputs(const Conv2dArgs& a) {
     for (const std::string* m : {&a.multiplier, &a.shift}) {
         if (!is_int_literal(*m)) inputs.push_back(*m);  // a file, not a number
     }
-    check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
+    check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace},
+                        {"--timeline", a.timeline}},
                        inputs);
 }
 
-// Prints where the device and the reference differ; returns whether they agree.
+// Prints how many outputs agree, or where the device and the reference differ; returns
+// whether they agree.
 bool compare_with_reference(const TensorI8& got, const TensorI8& want) {
     size_t mismatches = 0;
     std::string first;
@@ -226,13 +231,50 @@ bool compare_with_reference(const TensorI8& got, const TensorI8& want) {
                                  got.data[i], want.data[i]);
         }
     }
-    if (mismatches == 0) return true;
+    if (mismatches == 0) {
+        std::cout << fmt::format("check: bit-exact: all {} outputs match the golden reference\n",
+                                 want.size());
+        return true;
+    }
     std::cerr << fmt::format("check: {} of {} outputs differ from the golden reference; first:{}\n",
                              mismatches, want.size(), first);
     return false;
 }
 
+// The timeline's title: what ran.
+std::string timeline_title(const Conv2dLayer& l) {
+    const Conv2dShape& s = l.shape;
+    return fmt::format("conv2d {}x{}x{}x{} -> {}, kernel {}x{}", s.n, s.h, s.w, s.c, s.k, s.r,
+                       s.s);
+}
+
 }  // namespace
+
+void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
+               const VerilatorOptions& options, LayerRun& out) {
+    RunFacts& facts = out.facts;
+    facts.backend = a.backend;
+    if (a.backend == "ref") {
+        const auto start = std::chrono::steady_clock::now();
+        out.y = conv2d_reference(l.layer, l.x, l.w, l.bias);
+        facts.sim_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } else {
+        const Conv2dPlan plan = plan_conv2d(l.layer, hw);
+        const DeviceFactory factory = a.device.empty() ? device_factory(a.backend, options)
+                                                       : board_device_factory(a.device);
+        out.device = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
+        out.y = std::move(out.device.y);
+        facts.plan = &out.device.plan;
+        facts.counters = &out.device.counters;
+        facts.cycle_accurate = a.backend != "fsim";  // the RTL, simulated or on a board
+        facts.sim_seconds = out.device.device_seconds;
+    }
+    if (a.check) {
+        facts.bit_exact =
+            compare_with_reference(out.y, conv2d_reference(l.layer, l.x, l.w, l.bias));
+    }
+}
 
 int run_conv2d(const std::vector<std::string>& args) {
     Conv2dArgs a;
@@ -240,43 +282,28 @@ int run_conv2d(const std::vector<std::string>& args) {
     if (!parse_options(args, desc)) return 0;
     check_outputs(a);
     check_backend(a);
+    VerilatorOptions options;
+    options.trace_path = a.trace;
+    set_trace_window(a.trace_window, a.trace, options);
+    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
+    if (!a.timeline.empty()) options.activity = std::make_shared<ActivityTimeline>();
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const LoadedLayer l = load_layer(a);
-
-    RunFacts facts;
-    facts.backend = a.backend;
-    TensorI8 y;
-    Conv2dRun run;
-    if (a.backend == "ref") {
-        const auto start = std::chrono::steady_clock::now();
-        y = conv2d_reference(l.layer, l.x, l.w, l.bias);
-        facts.sim_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } else {
-        VerilatorOptions options;
-        options.trace_path = a.trace;
-        const Conv2dPlan plan = plan_conv2d(l.layer, hw);
-        const DeviceFactory factory = a.device.empty() ? device_factory(a.backend, options)
-                                                       : board_device_factory(a.device);
-        run = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
-        y = std::move(run.y);
-        facts.plan = &run.plan;
-        facts.counters = &run.counters;
-        facts.cycle_accurate = a.backend != "fsim";  // the RTL, simulated or on a board
-        facts.sim_seconds = run.device_seconds;
-    }
-    bool exact = true;
-    if (a.check) {
-        exact = compare_with_reference(y, conv2d_reference(l.layer, l.x, l.w, l.bias));
-        facts.bit_exact = exact;
-    }
-    // The output and the report appear together or not at all (a --trace waveform is
-    // written by the device while it runs).
-    const std::string npy = encode_npy(y);
+    LayerRun run;
+    run_layer(a, hw, l, options, run);
+    const bool exact = run.facts.bit_exact.value_or(true);
+    // The output, the report and the timeline appear together or not at all (a --trace
+    // waveform is written by the device while it runs).
+    const std::string npy = encode_npy(run.y);
     const std::string report =
-        a.report.empty() ? "" : conv2d_report(l.layer, hw, facts).dump(2) + "\n";
+        a.report.empty() ? "" : conv2d_report(l.layer, hw, run.facts).dump(2) + "\n";
     std::vector<std::pair<std::string, std::string_view>> files{{a.output, npy}};
     if (!a.report.empty()) files.emplace_back(a.report, report);
+    const std::string timeline =
+        a.timeline.empty() ? ""
+                           : chrome_trace(timeline_title(l.layer), hw, *options.activity,
+                                          run.device.counters).dump() + "\n";
+    if (!a.timeline.empty()) files.emplace_back(a.timeline, timeline);
     write_files_atomic(files);
     return exact ? 0 : 1;
 }

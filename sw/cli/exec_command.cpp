@@ -23,6 +23,7 @@
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
+#include "runtime/report.hpp"
 #include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -34,6 +35,7 @@ namespace {
 
 struct ExecArgs {
     std::string dram, insn_addr, insn_count, dram_size, hw, dump, counters, trace, watchdog;
+    std::string trace_window, faults;
     std::string max_cycles;
     std::string backend = "verilator";
 };
@@ -57,6 +59,9 @@ po::options_description exec_options(ExecArgs& a) {
         ("dump", po::value(&a.dump), "write the whole DRAM after the run to this file")
         ("counters", po::value(&a.counters), "write the device counters as JSON to this file")
         ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
+        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
+                                                     "since the run started")
+        ("faults", po::value(&a.faults), kFaultsHelp)
         ("watchdog", po::value(&a.watchdog), "cycles without progress before the verilator "
                                              "device is declared hung (default 1000000)")
         ("max-cycles", po::value(&a.max_cycles), "stop a run longer than this (default: twice "
@@ -102,7 +107,8 @@ void check_args(const ExecArgs& a) {
 }
 
 nlohmann::ordered_json counters_json(const Device& device, const DeviceCounters& c) {
-    return {{"device", device.name()},
+    return {{"schema_version", kJsonSchemaVersion},
+            {"device", device.name()},
             {"errors", c.errors},
             {"error_names", isa::error_names(c.errors)},
             {"load_insns", c.load_insns},
@@ -141,6 +147,8 @@ int run_exec(const std::vector<std::string>& args) {
         static_cast<uint32_t>(parse_address("--insn-count", a.insn_count, 0, UINT32_MAX));
     VerilatorOptions options;
     options.trace_path = a.trace;
+    set_trace_window(a.trace_window, a.trace, options);
+    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
     if (!a.watchdog.empty()) {
         options.watchdog_cycles = parse_address("--watchdog", a.watchdog, 1, UINT64_MAX >> 1);
     }

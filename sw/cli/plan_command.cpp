@@ -18,16 +18,12 @@
 #include "runtime/report.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "plan_command.hpp"
 
 namespace po = boost::program_options;
 
 namespace accel::cli {
 namespace {
-
-struct PlanArgs {
-    std::string input, weights, shape, kernel, out_channels, hw, json;
-    std::string stride = "1", pad = "0", dilation = "1";
-};
 
 // The layer's shape from --input/--weights files or from --shape/--kernel/--out-channels.
 Conv2dShape layer_shape(const PlanArgs& a) {
@@ -55,7 +51,8 @@ Conv2dShape layer_shape(const PlanArgs& a) {
     return {nhwc[0], nhwc[1], nhwc[2], nhwc[3], k, rs.front(), rs.back()};
 }
 
-std::string kib(int64_t bytes) {
+// "12 KiB", or "1.5 KiB" when not whole: a buffer size with its unit.
+std::string kib_with_unit(int64_t bytes) {
     return bytes % 1024 == 0 ? fmt::format("{} KiB", bytes / 1024)
                              : fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
 }
@@ -92,8 +89,8 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
     const std::pair<const char*, const BufferUse*> buffers[] = {
         {"input", &p.inp}, {"weight", &p.wgt}, {"acc", &p.acc}, {"params", &p.prm}};
     for (const auto& [name, b] : buffers) {
-        fmt::print("         {:<8} {:>12} {:>12} {:>5.0f}%  {}\n", name, kib(b->used_bytes()),
-                   kib(b->capacity_bytes()),
+        fmt::print("         {:<8} {:>12} {:>12} {:>5.0f}%  {}\n", name,
+                   kib_with_unit(b->used_bytes()), kib_with_unit(b->capacity_bytes()),
                    100.0 * static_cast<double>(b->used_bytes()) /
                        static_cast<double>(b->capacity_bytes()),
                    b->resident        ? fmt::format("resident: {} tiles, each loaded once", b->buffers)
@@ -137,6 +134,14 @@ int run_plan(const std::vector<std::string>& args) {
     if (!parse_options(args, d)) return 0;
     check_output_paths({{"--json", a.json}}, {a.input, a.weights, a.hw});
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
+    const Conv2dLayer layer = plan_layer(a);
+    const Conv2dPlan plan = plan_conv2d(layer, hw);
+    print_plan(layer, hw, plan);
+    if (!a.json.empty()) write_file_atomic(a.json, plan_document(layer, hw, plan).dump(2) + "\n");
+    return 0;
+}
+
+Conv2dLayer plan_layer(const PlanArgs& a) {
     Conv2dLayer layer;
     layer.shape = layer_shape(a);
     set_geometry(a.stride, a.pad, a.dilation, layer.params);
@@ -144,16 +149,17 @@ int run_plan(const std::vector<std::string>& args) {
     layer.params.multiplier.assign(static_cast<size_t>(layer.shape.k), 1 << 30);
     layer.params.shift.assign(static_cast<size_t>(layer.shape.k), 0);
     validate(layer);
-    const Conv2dPlan plan = plan_conv2d(layer, hw);
-    print_plan(layer, hw, plan);
-    if (!a.json.empty()) {
-        nlohmann::ordered_json j = plan_json(plan);
-        j["layer"] = layer_json(layer);
-        j["hw"] = hw.config.name;
-        j["roofline_cycles"] = roofline_cycles(layer, hw.config);
-        write_file_atomic(a.json, j.dump(2) + "\n");
-    }
-    return 0;
+    return layer;
+}
+
+nlohmann::ordered_json plan_document(const Conv2dLayer& layer, const HwParams& hw,
+                                     const Conv2dPlan& plan) {
+    nlohmann::ordered_json j = {{"schema_version", kJsonSchemaVersion}};
+    j.update(plan_json(plan));
+    j["layer"] = layer_json(layer);
+    j["hw"] = hw.config.name;
+    j["roofline_cycles"] = roofline_cycles(layer, hw.config);
+    return j;
 }
 
 }  // namespace accel::cli

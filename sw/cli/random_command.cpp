@@ -1,7 +1,6 @@
 // accel random: a reproducible random int8/int32 tensor as .npy, so that a user (and
 // `make sim`) can try a layer without NumPy.
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/portable_random.hpp"
 #include "formats/npy.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -25,9 +25,8 @@ struct RandomArgs {
 template <typename T>
 Tensor<T> random_tensor(std::vector<int64_t> shape, uint64_t seed, int64_t lo, int64_t hi) {
     Tensor<T> t(std::move(shape));
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int64_t> dist(lo, hi);
-    for (T& v : t.data) v = static_cast<T>(dist(rng));
+    PortableRandom rng(seed);  // the same file with every standard library
+    for (T& v : t.data) v = static_cast<T>(rng.uniform(lo, hi));
     return t;
 }
 

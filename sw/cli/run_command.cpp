@@ -25,9 +25,11 @@
 #include "hw/hw_params.hpp"
 #include "network/network_plan.hpp"
 #include "runtime/network_runner.hpp"
+#include "runtime/report.hpp"
 #include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "run_command.hpp"
 
 namespace po = boost::program_options;
 
@@ -36,12 +38,6 @@ namespace {
 
 using network::Placement;
 using network::Value;
-
-struct RunArgs {
-    std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
-    std::string dump;
-    bool check = false;
-};
 
 po::options_description run_options(RunArgs& a) {
     po::options_description d(
@@ -63,12 +59,16 @@ po::options_description run_options(RunArgs& a) {
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file")
         ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
+        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
+                                                     "of the device's runs, one after another")
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
                                             "tensor_<index>.npy (DIR must exist)");
     return d;
 }
 
 std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", fmt::join(shape, "x")); }
+
+}  // namespace
 
 void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
@@ -80,15 +80,19 @@ void check_args(const RunArgs& a) {
     }
 }
 
-// One model input: from --input, or a reproducible random draw (uniform int8, or
-// uniform float32 in [-1, 1) for a model that quantizes its input itself).
-Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& rng) {
+namespace {
+
+// One model input: handed over in memory, from --input, or a reproducible random draw
+// (uniform int8, or uniform float32 in [-1, 1) for a model that quantizes its input
+// itself). `source` names a given input in errors.
+Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& rng,
+                  const Value* given, const std::string& source) {
     const bool is_float = d.type == graph::DType::Float32;
     if (!is_float && d.type != graph::DType::Int8) {
         throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 or float32",
                                 d.name, graph::dtype_name(d.type)));
     }
-    if (a.input.empty()) {
+    if (a.input.empty() && given == nullptr) {
         if (is_float) {
             Tensor<float> x(d.shape);
             for (float& v : x.data) v = static_cast<float>(rng.uniform(-(1 << 23), (1 << 23) - 1)) / (1 << 23);
@@ -98,25 +102,41 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
         for (int8_t& v : x.data) v = static_cast<int8_t>(rng.uniform(-128, 127));
         return Value::of(std::move(x));
     }
-    Value v = is_float ? Value::of(read_npy_f32(a.input)) : Value::of(read_npy_i8(a.input));
+    Value v = given != nullptr ? *given
+              : is_float       ? Value::of(read_npy_f32(a.input))
+                               : Value::of(read_npy_i8(a.input));
     if (v.shape != d.shape) {
-        throw Error(fmt::format("--input {}: shape {} but the model's input '{}' is {}",
-                                a.input, shape_repr(v.shape), d.name, shape_repr(d.shape)));
+        throw Error(fmt::format("{}: shape {} but the model's input '{}' is {}",
+                                given != nullptr ? source : "--input " + a.input,
+                                shape_repr(v.shape), d.name, shape_repr(d.shape)));
     }
     return v;
 }
 
-std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m) {
+}  // namespace
+
+std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m,
+                                const std::vector<Value>& given) {
     if (!a.input.empty() && m.inputs.size() != 1) {
         throw Error(fmt::format("--input: the model has {} inputs; only one-input models take "
                                 "--input", m.inputs.size()));
     }
+    if (!given.empty() && given.size() != m.inputs.size()) {
+        throw Error(fmt::format("inputs: the model has {} inputs, {} given", m.inputs.size(),
+                                given.size()));
+    }
     const auto seed = static_cast<uint64_t>(parse_int("--seed", a.seed, 0, INT64_MAX));
     PortableRandom rng(seed);
     std::vector<Value> out;
-    for (int t : m.inputs) out.push_back(model_input(a, m.tensor(t), rng));
+    for (size_t i = 0; i < m.inputs.size(); ++i) {
+        out.push_back(model_input(a, m.tensor(m.inputs[i]), rng,
+                                  given.empty() ? nullptr : &given[i],
+                                  fmt::format("inputs[{}]", i)));
+    }
     return out;
 }
+
+namespace {
 
 double efficiency(int64_t roofline, int64_t cycles) {
     return cycles > 0 ? static_cast<double>(roofline) / static_cast<double>(cycles) : 0.0;
@@ -182,8 +202,10 @@ void print_table(const NetworkRun& run) {
         run.constant_bytes);
 }
 
-nlohmann::json report(const RunArgs& a, const HwParams& hw, const NetworkRun& run,
-                      double wall_seconds) {
+}  // namespace
+
+nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const NetworkRun& run,
+                              double wall_seconds) {
     using nlohmann::json;
     json ops = json::array();
     Totals device, all;
@@ -207,7 +229,7 @@ nlohmann::json report(const RunArgs& a, const HwParams& hw, const NetworkRun& ru
         all.add(r);
         ops.push_back(o);
     }
-    json j = {{"schema_version", 1},
+    json j = {{"schema_version", kJsonSchemaVersion},
               {"model", a.model},
               {"backend", a.backend},
               {"hw", hw.config.name},
@@ -233,7 +255,17 @@ nlohmann::json report(const RunArgs& a, const HwParams& hw, const NetworkRun& ru
     return j;
 }
 
-}  // namespace
+NetworkRun run_model(const RunArgs& a, const graph::Model& model, const HwParams& hw,
+                     const std::vector<Value>& inputs, const RunOptions& run_options) {
+    const bool on_device = a.backend != "ref";
+    const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
+    VerilatorOptions options;
+    options.trace_path = a.trace;
+    set_trace_window(a.trace_window, a.trace, options);
+    DeviceFactory factory;
+    if (on_device) factory = device_factory(a.backend, options);
+    return run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
+}
 
 int run_run(const std::vector<std::string>& args) {
     RunArgs a;
@@ -249,13 +281,6 @@ int run_run(const std::vector<std::string>& args) {
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const graph::Model model = read_tflite(a.model);
     const std::vector<Value> inputs = model_inputs(a, model);
-    const bool on_device = a.backend != "ref";
-    const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
-
-    VerilatorOptions options;
-    options.trace_path = a.trace;
-    DeviceFactory factory;
-    if (on_device) factory = device_factory(a.backend, options);
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     const Progress progress = [tty](const std::string& line) {
         if (tty) std::cerr << "\r\033[K" << "run: " << line << std::flush;
@@ -264,8 +289,7 @@ int run_run(const std::vector<std::string>& args) {
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = progress;
-    const NetworkRun run =
-        run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
+    const NetworkRun run = run_model(a, model, hw, inputs, run_options);
     if (tty) std::cerr << "\r\033[K";
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -299,7 +323,7 @@ int run_run(const std::vector<std::string>& args) {
         files.emplace_back(a.output, npy);
     }
     if (!a.report.empty()) {
-        json = report(a, hw, run, wall).dump(2) + "\n";
+        json = network_report(a, hw, run, wall).dump(2) + "\n";
         files.emplace_back(a.report, json);
     }
     if (!files.empty()) write_files_atomic(files);

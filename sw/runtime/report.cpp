@@ -44,8 +44,9 @@ Json plan_json(const Conv2dPlan& p) {
 
 Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts& f) {
     const int64_t roofline = roofline_cycles(layer, hw.config);
-    Json r = {{"backend", f.backend}, {"hw", hw.config.name}, {"layer", layer_json(layer)},
-              {"macs", layer.macs()}, {"roofline_cycles", roofline},
+    Json r = {{"schema_version", kJsonSchemaVersion}, {"backend", f.backend},
+              {"hw", hw.config.name}, {"layer", layer_json(layer)}, {"macs", layer.macs()},
+              {"roofline_cycles", roofline},
               {"compulsory_dram_bytes", compulsory_bytes(layer).total()}};
     if (f.plan != nullptr) {
         const Json plan = plan_json(*f.plan);

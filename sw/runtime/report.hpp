@@ -13,6 +13,10 @@
 
 namespace accel {
 
+// The `schema_version` of every JSON file the CLI writes (reports, plans, counters,
+// timelines; docs/schemas/): raised when a key is removed or changes its meaning.
+inline constexpr int kJsonSchemaVersion = 1;
+
 struct RunFacts {
     std::string backend;                 // "verilator", "fsim" or "ref"
     const Conv2dPlan* plan = nullptr;    // null for the reference backend

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "timeline_check.hpp"
 
 namespace fs = std::filesystem;
 using accel::e2e::RunResult;
@@ -186,28 +187,10 @@ TEST_F(BenchTest, VerilatorMeasuresCyclesAndTheTimelineAgreesWithTheCounters) {
     ASSERT_GE(totals.size(), 4u);  // total, "3", "layers", cycles, ...
     EXPECT_EQ(totals[3], std::to_string(total)) << "the total row sums the cycles";
 
-    // The timeline: busy and wait spans per unit, sorted, disjoint, inside the run, and
-    // adding up to the device's own busy/wait counters.
+    // The timeline: a Chrome trace of T3 whose durations add up to T3's counters.
     const Json t = Json::parse(accel::e2e::read_bytes(path("timeline.json")));
-    EXPECT_EQ(t["layer"], "T3");
-    EXPECT_EQ(t["cycles"], list[2]["cycles"]);
-    for (const char* unit : {"load", "compute", "drain"}) {
-        SCOPED_TRACE(unit);
-        for (const char* kind : {"busy", "wait"}) {
-            int64_t sum = 0, last_end = -1;
-            for (const Json& span : t["units"][unit][kind]) {
-                const int64_t b = span[0].get<int64_t>(), e = span[1].get<int64_t>();
-                EXPECT_LT(b, e);
-                EXPECT_GT(b, last_end) << "spans must be disjoint and not touch";
-                EXPECT_LE(e, t["cycles"].get<int64_t>());
-                last_end = e;
-                sum += e - b;
-            }
-            const std::string counter = std::string("unit_") + kind + "_cycles";
-            EXPECT_EQ(sum, list[2][counter][unit].get<int64_t>()) << kind;
-        }
-        EXPECT_FALSE(t["units"][unit]["busy"].empty()) << "every unit works in a conv2d";
-    }
+    EXPECT_NE(t["otherData"]["title"].get<std::string>().find("T3 "), std::string::npos);
+    accel::e2e::expect_timeline_matches_report(t, list[2]);
 }
 
 TEST_F(BenchTest, LayersSelectsAndOrdersTheBuiltinSuite) {

@@ -226,6 +226,11 @@ TEST_F(CliTest, DeviceBackendsAreBitExactAndReportEveryKey) {
             const TensorI8 y = accel::read_npy_i8(path("Y_" + tag + ".npy"));
             EXPECT_TRUE(same_tensor(y, accel::conv2d_reference(g.layer(), g.x, g.w, g.bias.data)))
                 << tag;
+            // A passing --check says how many outputs it compared: N*OH*OW*K.
+            EXPECT_EQ(r.out, "check: bit-exact: all " + std::to_string(y.data.size()) +
+                                 " outputs match the golden reference\n")
+                << tag;
+            EXPECT_EQ(y.data.size(), static_cast<size_t>(g.N * 4 * 10 * g.K)) << tag;
             const auto report =
                 nlohmann::json::parse(accel::e2e::read_bytes(path("R_" + tag + ".json")));
             for (const char* key :
@@ -660,6 +665,34 @@ TEST_F(CliTest, RandomSeedChangesTheTensor) {
     const TensorI8 a = accel::read_npy_i8(path("T1.npy"));
     EXPECT_EQ(a.shape, (std::vector<int64_t>{64}));
     EXPECT_NE(a.data, accel::read_npy_i8(path("T2.npy")).data);
+}
+
+// The draw of docs/cli.md: SplitMix64 seeded with --seed, each element lo + draw mod
+// (hi - lo + 1). The draws are SplitMix64's published reference outputs for seed 1234567
+// (Vigna's splitmix64.c), so the expected values do not come from the kit itself.
+TEST_F(CliTest, RandomIsSplitMix64ModuloTheRange) {
+    const std::vector<uint64_t> draws = {6457827717110365317ULL, 3203168211198807973ULL,
+                                         9817491932198370423ULL, 4593380528125082431ULL,
+                                         16408922859458223821ULL};
+    expect_success(run_accel({"random", "--shape", "5", "--seed", "1234567", "--output",
+                              path("I8.npy")}));
+    expect_success(run_accel({"random", "--shape", "5", "--seed", "1234567", "--dtype", "int32",
+                              "--output", path("I32.npy")}));
+    expect_success(run_accel({"random", "--shape", "5", "--seed", "1234567", "--min", "-3",
+                              "--max", "3", "--output", path("Small.npy")}));
+    const TensorI8 i8 = accel::read_npy_i8(path("I8.npy"));
+    const TensorI32 i32 = accel::read_npy_i32(path("I32.npy"));
+    const TensorI8 small = accel::read_npy_i8(path("Small.npy"));
+    ASSERT_EQ(i8.data.size(), draws.size());
+    ASSERT_EQ(i32.data.size(), draws.size());
+    ASSERT_EQ(small.data.size(), draws.size());
+    for (size_t i = 0; i < draws.size(); ++i) {
+        EXPECT_EQ(i8.data[i], -128 + static_cast<int>(draws[i] % 256)) << i;
+        EXPECT_EQ(i32.data[i], static_cast<int64_t>(INT32_MIN) +
+                                   static_cast<int64_t>(draws[i] % (uint64_t{1} << 32)))
+            << i;
+        EXPECT_EQ(small.data[i], -3 + static_cast<int>(draws[i] % 7)) << i;
+    }
 }
 
 TEST_F(CliTest, RandomRejectsBadDtype) {

@@ -1,10 +1,11 @@
 // accel conv2d --trace T.fst: the verilator backend writes an FST waveform that GTKWave
-// opens. Nothing in our dependencies reads FST, so this test carries a small reader of
-// the parts a viewer needs first (gtkwave's fstapi.c, as shipped with Verilator 5.006 in
-// include/gtkwave/): the block structure (a type byte and a big-endian 8-byte length
-// that counts itself), the header block, and the hierarchy block (scopes and variables;
-// gzip for FST_BL_HIER, LZ4 for FST_BL_HIER_LZ4 -- Verilator's choice -- and twice LZ4
-// for FST_BL_HIER_LZ4DUO).
+// opens, all of it or the cycles of --trace-window; and --timeline T.json, the run as a
+// Chrome trace. Nothing in our dependencies reads FST, so this test carries a small
+// reader of the parts a viewer needs first (gtkwave's fstapi.c, as shipped with
+// Verilator 5.006 in include/gtkwave/): the block structure (a type byte and a
+// big-endian 8-byte length that counts itself), the header block, and the hierarchy
+// block (scopes and variables; gzip for FST_BL_HIER, LZ4 for FST_BL_HIER_LZ4 --
+// Verilator's choice -- and twice LZ4 for FST_BL_HIER_LZ4DUO).
 #include <gtest/gtest.h>
 
 #include <zlib.h>
@@ -25,6 +26,7 @@
 #include "base/tensor.hpp"
 #include "formats/npy.hpp"
 #include "cli_runner.hpp"
+#include "timeline_check.hpp"
 
 namespace fs = std::filesystem;
 using accel::e2e::RunResult;
@@ -381,17 +383,19 @@ TEST_F(CliTrace, VerilatorWritesAnFstWithHeaderAndSignalList) {
     }
 }
 
-TEST_F(CliTrace, NonVerilatorBackendsRejectTrace) {
+// Only the RTL has waveforms and unit activity: --trace and --timeline elsewhere are exit 2.
+TEST_F(CliTrace, NonVerilatorBackendsRejectTraceAndTimeline) {
     for (const char* backend : {"fsim", "ref"}) {
-        std::vector<std::string> args = conv2d(backend);
-        args.push_back("--trace");
-        args.push_back(dir_.file("T.fst"));
-        const RunResult r = run_accel(args);
-        EXPECT_EQ(r.exit_code, 2) << describe(r);
-        EXPECT_TRUE(r.err.starts_with("error: ")) << describe(r);
-        EXPECT_NE(r.err.find("--trace"), std::string::npos) << describe(r);
-        EXPECT_FALSE(fs::exists(dir_.file("T.fst"))) << backend;
-        EXPECT_FALSE(fs::exists(dir_.file("Y.npy"))) << backend;
+        for (const char* option : {"--trace", "--timeline"}) {
+            std::vector<std::string> args = conv2d(backend);
+            args.push_back(option);
+            args.push_back(dir_.file("T.out"));
+            const RunResult r = run_accel(args);
+            EXPECT_EQ(r.exit_code, 2) << describe(r);
+            EXPECT_TRUE(r.err.starts_with(std::string("error: ") + option)) << describe(r);
+            EXPECT_FALSE(fs::exists(dir_.file("T.out"))) << backend;
+            EXPECT_FALSE(fs::exists(dir_.file("Y.npy"))) << backend;
+        }
     }
 }
 
@@ -421,6 +425,90 @@ TEST_F(CliTrace, TraceNeverOverwritesAnotherFileAndMustBeWritable) {
         EXPECT_FALSE(fs::exists(dir_.file("R.json"))) << e.back();
     }
     EXPECT_TRUE(accel::e2e::read_bytes(x) == x_before) << "the input was overwritten";
+}
+
+// --trace-window FROM:TO keeps the cycles [FROM, TO) of the run: the file is smaller, and
+// its time span (two FST time steps per cycle: the falling and the rising edge) is the
+// window's, where the whole trace spans the whole run.
+TEST_F(CliTrace, TraceWindowKeepsOnlyThoseCycles) {
+    std::vector<std::string> whole = conv2d("verilator");
+    std::vector<std::string> windowed = whole;
+    for (const std::string& a : {std::string("--trace"), dir_.file("all.fst"),
+                                 std::string("--report"), dir_.file("R.json")}) {
+        whole.push_back(a);
+    }
+    for (const std::string& a : {std::string("--trace"), dir_.file("window.fst"),
+                                 std::string("--trace-window"), std::string("40:140")}) {
+        windowed.push_back(a);
+    }
+    const RunResult a = run_accel(whole);
+    ASSERT_EQ(a.exit_code, 0) << describe(a);
+    fs::remove(dir_.file("Y.npy"));
+    const RunResult b = run_accel(windowed);
+    ASSERT_EQ(b.exit_code, 0) << describe(b);
+    const auto report = nlohmann::json::parse(accel::e2e::read_bytes(dir_.file("R.json")));
+    ASSERT_GT(report["cycles"].get<uint64_t>(), 300u) << "the window must be inside the run";
+
+    const std::string all = accel::e2e::read_bytes(dir_.file("all.fst"));
+    const std::string window = accel::e2e::read_bytes(dir_.file("window.fst"));
+    const Header h_all = header(all, blocks(all).at(0));
+    const Header h_win = header(window, blocks(window).at(0));
+    EXPECT_GE(h_all.end_time - h_all.start_time, 2 * report["cycles"].get<uint64_t>());
+    // 100 cycles: 200 time steps, the first dump being the window's start.
+    EXPECT_EQ(h_win.end_time - h_win.start_time, 2u * 100 - 1);
+    EXPECT_GT(h_win.start_time, h_all.start_time) << "the cycles before FROM are not traced";
+    EXPECT_LT(window.size(), all.size() / 2) << "a window of 100 cycles of "
+                                             << report["cycles"] << " is smaller";
+}
+
+TEST_F(CliTrace, MalformedOrEmptyTraceWindowsExitTwo) {
+    for (const char* window : {"100", "5:", ":5", "5:5", "9:3", "a:b", "-1:4", "1:2:3", "1,5"}) {
+        SCOPED_TRACE(window);
+        std::vector<std::string> args = conv2d("verilator");
+        for (const std::string& a : {std::string("--trace"), dir_.file("T.fst"),
+                                     std::string("--trace-window"), std::string(window)}) {
+            args.push_back(a);
+        }
+        const RunResult r = run_accel(args);
+        EXPECT_EQ(r.exit_code, 2) << describe(r);
+        EXPECT_TRUE(r.err.starts_with("error: --trace-window")) << describe(r);
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
+        EXPECT_FALSE(fs::exists(dir_.file("T.fst")));
+        EXPECT_FALSE(fs::exists(dir_.file("Y.npy")));
+    }
+    std::vector<std::string> no_trace = conv2d("verilator");
+    no_trace.push_back("--trace-window");
+    no_trace.push_back("0:10");
+    const RunResult r = run_accel(no_trace);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_NE(r.err.find("give --trace too"), std::string::npos) << describe(r);
+    EXPECT_FALSE(fs::exists(dir_.file("Y.npy")));
+}
+
+// --timeline T.json: the run's unit activity as a Chrome trace (docs/cli.md,
+// "--timeline"), checked against the report of the same run, on both configs.
+TEST_F(CliTrace, TimelineIsAChromeTraceThatAddsUpToTheCounters) {
+    for (const char* cfg : {"default", "tiny"}) {
+        SCOPED_TRACE(cfg);
+        std::vector<std::string> args = conv2d("verilator");
+        const std::string timeline = dir_.file(std::string("T_") + cfg + ".json");
+        const std::string report = dir_.file(std::string("R_") + cfg + ".json");
+        for (const std::string& a : {std::string("--hw"),
+                                     std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml",
+                                     std::string("--timeline"), timeline,
+                                     std::string("--report"), report}) {
+            args.push_back(a);
+        }
+        const RunResult r = run_accel(args);
+        ASSERT_EQ(r.exit_code, 0) << describe(r);
+        const auto trace = nlohmann::json::parse(accel::e2e::read_bytes(timeline));
+        EXPECT_NE(trace["otherData"]["title"].get<std::string>().find("1x6x5x8 -> 5"),
+                  std::string::npos);
+        EXPECT_EQ(trace["otherData"]["hw"], cfg);
+        accel::e2e::expect_timeline_matches_report(
+            trace, nlohmann::json::parse(accel::e2e::read_bytes(report)));
+        fs::remove(dir_.file("Y.npy"));
+    }
 }
 
 // The reader itself: it must reject what is not an FST, or the tests above prove little.
