@@ -1,5 +1,6 @@
 #include "base/yaml_document.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -95,6 +96,48 @@ std::string describe_yaml_node(const YAML::Node& n) {
         case YAML::NodeType::Map: return "a mapping";
         default: return "nothing";
     }
+}
+
+std::string join_yaml_key(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+}
+
+void YamlReader::fail(const std::string& what) const {
+    throw Error(fmt::format("{}: {}", source_, what));
+}
+
+void YamlReader::key_error(const std::string& key, const std::string& what) const {
+    fail(fmt::format("key '{}': {}", key, what));
+}
+
+YamlReader::Entries YamlReader::entries(const YAML::Node& map, const std::string& prefix,
+                                        const std::vector<std::string>& required,
+                                        const std::vector<std::string>& optional) const {
+    auto listed = [](const std::vector<std::string>& keys, const std::string& key) {
+        return std::find(keys.begin(), keys.end(), key) != keys.end();
+    };
+    Entries out;
+    for (const auto& kv : map) {
+        if (!kv.first.IsScalar()) {
+            fail(fmt::format("non-string key {} in '{}'", describe_yaml_node(kv.first),
+                             prefix.empty() ? "top level" : prefix));
+        }
+        const std::string& key = kv.first.Scalar();
+        if (!listed(required, key) && !listed(optional, key)) {
+            fail(fmt::format("unknown key '{}'", printable(join_yaml_key(prefix, key))));
+        }
+        if (!out.emplace(key, kv.second).second) {
+            fail(fmt::format("duplicate key '{}'", printable(join_yaml_key(prefix, key))));
+        }
+    }
+    for (const auto& key : required) {
+        if (out.count(key) == 0) fail(fmt::format("missing key '{}'", join_yaml_key(prefix, key)));
+    }
+    return out;
+}
+
+YAML::Node YamlReader::load_mapping(std::string_view text) const {
+    return load_yaml_mapping(text, source_);
 }
 
 }  // namespace accel

@@ -358,16 +358,24 @@ private:
         }
     }
 
+    // Tensor `index`, checked to be a constant of `type`; `role` names it in messages and
+    // `supported` says what is ("int8 weights").
+    const graph::TensorDesc& typed_constant(int index, const char* role, DType type,
+                                            const char* supported) const {
+        const graph::TensorDesc& t = tensor(index);
+        if (t.type != type) {
+            fail_here(fmt::format("{} tensor {} is {}; only {} are supported", role, index,
+                                  type_of(index), supported));
+        }
+        if (!t.is_constant()) fail_here(fmt::format("{} tensor {} is not a constant", role, index));
+        return t;
+    }
+
     // Conv, depthwise and fully connected weights: symmetric int8 constants, per
     // channel along the output channels (`channel_axis`) or per tensor.
     void weights(size_t slot, size_t rank, int32_t channel_axis) const {
         const int index = out_.inputs[slot];
-        const graph::TensorDesc& t = tensor(index);
-        if (t.type != DType::Int8) {
-            fail_here(fmt::format("weights tensor {} is {}; only int8 weights are supported",
-                                  index, type_of(index)));
-        }
-        if (!t.is_constant()) fail_here(fmt::format("weights tensor {} is not a constant", index));
+        const graph::TensorDesc& t = typed_constant(index, "weights", DType::Int8, "int8 weights");
         if (t.shape.size() != rank) {
             fail_here(fmt::format("weights tensor {} has rank {}; expected {}", index,
                                   t.shape.size(), rank));
@@ -390,12 +398,7 @@ private:
     void bias(size_t slot, int64_t channels) const {
         if (out_.inputs.size() <= slot || out_.inputs[slot] == -1) return;
         const int index = out_.inputs[slot];
-        const graph::TensorDesc& t = tensor(index);
-        if (t.type != DType::Int32) {
-            fail_here(fmt::format("bias tensor {} is {}; only int32 biases are supported",
-                                  index, type_of(index)));
-        }
-        if (!t.is_constant()) fail_here(fmt::format("bias tensor {} is not a constant", index));
+        const graph::TensorDesc& t = typed_constant(index, "bias", DType::Int32, "int32 biases");
         if (t.element_count() != channels) {
             fail_here(fmt::format("bias tensor {} has {} values for {} output channels", index,
                                   t.element_count(), channels));
@@ -473,25 +476,35 @@ private:
         bias(2, tensor(out_.outputs[0]).shape[3]);
     }
 
-    void read_conv() {
-        conv_operands(0);  // OHWI weights
-        const auto* o = options<fb::Conv2DOptions>(true);
+    // The required options of a sliding-window operator (Conv2D, DepthwiseConv2D, Pool2D),
+    // with its padding and strides read; the caller reads the rest.
+    template <typename WindowOptions>
+    const WindowOptions* window_options() {
+        const auto* o = options<WindowOptions>(true);
         out_.padding = padding(o->padding());
         out_.stride_h = positive(o->stride_h(), "stride_h");
         out_.stride_w = positive(o->stride_w(), "stride_w");
+        return o;
+    }
+
+    // The padding, strides and dilations of a convolution's options.
+    template <typename ConvOptions>
+    const ConvOptions* conv_options() {
+        const auto* o = window_options<ConvOptions>();
         out_.dilation_h = positive(o->dilation_h_factor(), "dilation_h");
         out_.dilation_w = positive(o->dilation_w_factor(), "dilation_w");
+        return o;
+    }
+
+    void read_conv() {
+        conv_operands(0);  // OHWI weights
+        const auto* o = conv_options<fb::Conv2DOptions>();
         out_.activation = activation(o->fused_activation_function());
     }
 
     void read_depthwise() {
         conv_operands(3);  // 1HWO weights
-        const auto* o = options<fb::DepthwiseConv2DOptions>(true);
-        out_.padding = padding(o->padding());
-        out_.stride_h = positive(o->stride_h(), "stride_h");
-        out_.stride_w = positive(o->stride_w(), "stride_w");
-        out_.dilation_h = positive(o->dilation_h_factor(), "dilation_h");
-        out_.dilation_w = positive(o->dilation_w_factor(), "dilation_w");
+        const auto* o = conv_options<fb::DepthwiseConv2DOptions>();
         out_.depth_multiplier = o->depth_multiplier();
         out_.activation = activation(o->fused_activation_function());
     }
@@ -528,10 +541,7 @@ private:
         expect_inputs(1, 1);
         activation_input(0);
         expect_rank("input", out_.inputs[0], 4);
-        const auto* o = options<fb::Pool2DOptions>(true);
-        out_.padding = padding(o->padding());
-        out_.stride_h = positive(o->stride_h(), "stride_h");
-        out_.stride_w = positive(o->stride_w(), "stride_w");
+        const auto* o = window_options<fb::Pool2DOptions>();
         out_.filter_h = positive(o->filter_height(), "filter_height");
         out_.filter_w = positive(o->filter_width(), "filter_width");
         out_.activation = activation(o->fused_activation_function());

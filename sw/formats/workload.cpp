@@ -57,60 +57,19 @@ const IntRange kLayerInts[] = {{"h", 1, 65536},  {"w", 1, 65536},     {"cin", 1,
 const char* const kLayerOptional[] = {"dilation", "input_zero_point", "output_zero_point",
                                       "scale", "relu"};
 
-class WorkloadParser {
+class WorkloadParser : private YamlReader {
 public:
-    explicit WorkloadParser(std::string source) : source_(std::move(source)) {}
+    using YamlReader::YamlReader;
     Workload parse(const std::string& text) const;
 
 private:
-    using Entries = std::map<std::string, YAML::Node>;
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(fmt::format("{}: {}", source_, what));
-    }
-    [[noreturn]] void key_error(const std::string& key, const std::string& what) const {
-        fail(fmt::format("key '{}': {}", key, what));
-    }
-    Entries entries(const YAML::Node& map, const std::string& prefix,
-                    const std::vector<std::string>& required,
-                    const std::vector<std::string>& optional) const;
     int64_t integer(const YAML::Node& n, const std::string& key, int64_t lo, int64_t hi) const;
     double real(const YAML::Node& n, const std::string& key) const;
     bool boolean(const YAML::Node& n, const std::string& key) const;
     std::string name(const YAML::Node& n, const std::string& key) const;
     WorkloadLayer layer(const YAML::Node& n, const std::string& prefix) const;
     void check_layer(const Workload& w, const WorkloadLayer& l, const std::string& prefix) const;
-
-    std::string source_;
 };
-
-// The entries of a mapping: every `required` key once, `optional` keys at most once,
-// nothing else.
-WorkloadParser::Entries WorkloadParser::entries(const YAML::Node& map, const std::string& prefix,
-                                                const std::vector<std::string>& required,
-                                                const std::vector<std::string>& optional) const {
-    auto full = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
-    auto known = [&](const std::string& key) {
-        return std::find(required.begin(), required.end(), key) != required.end() ||
-               std::find(optional.begin(), optional.end(), key) != optional.end();
-    };
-    Entries out;
-    for (const auto& kv : map) {
-        if (!kv.first.IsScalar()) {
-            fail(fmt::format("non-string key {} in '{}'", describe_yaml_node(kv.first),
-                             prefix.empty() ? "top level" : prefix));
-        }
-        const std::string& key = kv.first.Scalar();
-        if (!known(key)) fail(fmt::format("unknown key '{}'", printable(full(key))));
-        if (!out.emplace(key, kv.second).second) {
-            fail(fmt::format("duplicate key '{}'", printable(full(key))));
-        }
-    }
-    for (const auto& key : required) {
-        if (out.count(key) == 0) fail(fmt::format("missing key '{}'", full(key)));
-    }
-    return out;
-}
 
 // A plain decimal integer: not "0x10", "+5", a quoted "16", 1.5 or true.
 int64_t WorkloadParser::integer(const YAML::Node& n, const std::string& key, int64_t lo,
@@ -219,7 +178,7 @@ void WorkloadParser::check_layer(const Workload& w, const WorkloadLayer& l,
 }
 
 Workload WorkloadParser::parse(const std::string& text) const {
-    const YAML::Node root = load_yaml_mapping(text, source_);
+    const YAML::Node root = load_mapping(text);
     const Entries e = entries(root, "", {"name", "layers"}, {"batch", "seed"});
     Workload w;
     w.name = name(e.at("name"), "name");

@@ -67,57 +67,17 @@ const IntKey kClockMhz{"clock_mhz", &HwConfig::clock_mhz, 1, 2000, false};
 
 bool is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-std::string join_key(const std::string& prefix, const std::string& key) {
-    return prefix.empty() ? key : prefix + "." + key;
-}
-
-class ConfigParser {
+class ConfigParser : private YamlReader {
 public:
-    explicit ConfigParser(std::string source) : source_(std::move(source)) {}
+    using YamlReader::YamlReader;
     HwConfig parse(const std::string& text) const;
 
 private:
-    using Entries = std::map<std::string, YAML::Node>;
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(fmt::format("{}: {}", source_, what));
-    }
-    [[noreturn]] void key_error(const std::string& key, const std::string& what) const {
-        fail(fmt::format("key '{}': {}", key, what));
-    }
-    Entries entries(const YAML::Node& map, const std::string& prefix,
-                    const std::vector<std::string>& allowed) const;
     int64_t integer(const YAML::Node& n, const std::string& key) const;
     void read_int(const Entries& e, const IntKey& k, const std::string& prefix,
                   HwConfig& cfg) const;
     std::string name(const YAML::Node& n) const;
-
-    std::string source_;
 };
-
-// The entries of a mapping, which must hold exactly the `allowed` keys, once each.
-ConfigParser::Entries ConfigParser::entries(const YAML::Node& map, const std::string& prefix,
-                                            const std::vector<std::string>& allowed) const {
-    Entries out;
-    for (const auto& kv : map) {
-        if (!kv.first.IsScalar()) {
-            fail(fmt::format("non-string key {} in '{}'", describe_yaml_node(kv.first),
-                             prefix.empty() ? "top level" : prefix));
-        }
-        const std::string& key = kv.first.Scalar();
-        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            fail(fmt::format("unknown key '{}'", printable(join_key(prefix, key))));
-        }
-        // yaml-cpp keeps both copies of a repeated key; reject rather than pick one.
-        if (!out.emplace(key, kv.second).second) {
-            fail(fmt::format("duplicate key '{}'", printable(join_key(prefix, key))));
-        }
-    }
-    for (const auto& key : allowed) {
-        if (out.count(key) == 0) fail(fmt::format("missing key '{}'", join_key(prefix, key)));
-    }
-    return out;
-}
 
 // Strict: a plain decimal integer. yaml-cpp's as<int> would also take "0x10", "+5" or
 // a quoted "16"; YAML's 1.5 and true are rejected too.
@@ -144,7 +104,7 @@ int64_t ConfigParser::integer(const YAML::Node& n, const std::string& key) const
 
 void ConfigParser::read_int(const Entries& e, const IntKey& k, const std::string& prefix,
                             HwConfig& cfg) const {
-    const std::string key = join_key(prefix, k.key);
+    const std::string key = join_yaml_key(prefix, k.key);
     const int64_t v = integer(e.at(k.key), key);
     if (v <= 0) key_error(key, fmt::format("must be positive, got {}", v));
     if (k.pow2 && !is_pow2(v)) key_error(key, fmt::format("must be a power of two, got {}", v));
@@ -170,7 +130,7 @@ std::string ConfigParser::name(const YAML::Node& n) const {
 }
 
 HwConfig ConfigParser::parse(const std::string& text) const {
-    const YAML::Node root = load_yaml_mapping(text, source_);
+    const YAML::Node root = load_mapping(text);
     std::vector<std::string> top = {"name", kClockMhz.key};
     for (const auto& s : sections()) top.emplace_back(s.key);
     const Entries e = entries(root, "", top);

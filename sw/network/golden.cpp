@@ -44,6 +44,16 @@ private:
         if (op_.inputs.size() <= i || op_.inputs[i] < 0) return {};
         return constant_i32(in(i));
     }
+    // What every sliding-window operator reads from the model alike.
+    template <typename WindowOptions>
+    WindowOptions window_options() const {
+        WindowOptions o;
+        o.padding = padding_kind(op_.padding);
+        o.stride_h = op_.stride_h;
+        o.stride_w = op_.stride_w;
+        o.activation = fused_activation(op_.activation);
+        return o;
+    }
     Value conv() const;
     Value fully_connected() const;
     Value depthwise() const;
@@ -77,26 +87,18 @@ Value Evaluation::fully_connected() const {
 }
 
 Value Evaluation::depthwise() const {
-    DepthwiseConv2dOptions o;
-    o.padding = padding_kind(op_.padding);
-    o.stride_h = op_.stride_h;
-    o.stride_w = op_.stride_w;
+    auto o = window_options<DepthwiseConv2dOptions>();
     o.dilation_h = op_.dilation_h;
     o.dilation_w = op_.dilation_w;
-    o.activation = fused_activation(op_.activation);
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
     return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
 }
 
 Value Evaluation::pool() const {
-    Pool2dOptions o;
-    o.padding = padding_kind(op_.padding);
+    auto o = window_options<Pool2dOptions>();
     o.filter_h = op_.filter_h;
     o.filter_w = op_.filter_w;
-    o.stride_h = op_.stride_h;
-    o.stride_w = op_.stride_w;
-    o.activation = fused_activation(op_.activation);
     const Pool2dParams p = prepare_pool2d(in(0).shape, o, quant_params(in(0)), quant_params(out()));
     return Value::of(op_.kind == OpKind::MaxPool2d ? max_pool2d(p, i8(0)) : average_pool2d(p, i8(0)));
 }

@@ -17,4 +17,13 @@ struct ActivationRange {
 // Throws accel::Error when a bound quantizes outside int32, where TFLite fails.
 ActivationRange activation_range(FusedActivation kind, float scale, int32_t zero_point);
 
+// The Prepare step of every operator with a fused activation: p.act_min and p.act_max
+// from activation_range().
+template <typename ClampParams>
+void prepare_activation(ClampParams& p, FusedActivation kind, float scale, int32_t zero_point) {
+    const ActivationRange act = activation_range(kind, scale, zero_point);
+    p.act_min = act.min;
+    p.act_max = act.max;
+}
+
 }  // namespace accel

@@ -95,9 +95,7 @@ AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
     p.input2_shift = q2.shift;
     p.output_multiplier = qo.multiplier;
     p.output_shift = qo.shift;
-    const ActivationRange act = activation_range(activation, output.scale, p.output_offset);
-    p.act_min = act.min;
-    p.act_max = act.max;
+    prepare_activation(p, activation, output.scale, p.output_offset);
     return p;
 }
 

@@ -53,24 +53,16 @@ DepthwiseConv2dParams prepare_depthwise_conv2d(const std::vector<int64_t>& input
                         filter_shape[2], options.stride_h, options.stride_w,
                         options.dilation_h, options.dilation_w);
     DepthwiseConv2dParams p;
-    p.stride_h = options.stride_h;
-    p.stride_w = options.stride_w;
+    prepare_window(p, options, pad);
     p.dilation_h = options.dilation_h;
     p.dilation_w = options.dilation_w;
-    p.pad_top = pad.pad_top;
-    p.pad_left = pad.pad_left;
-    p.out_h = pad.out_h;
-    p.out_w = pad.out_w;
     p.input_offset = -int8_zero_point(input, "input");
     p.output_offset = int8_zero_point(output, "output");
     ChannelRequantization r =
         prepare_conv_requantization(input.scale, filter_scales, output.scale, d.output);
     p.multiplier = std::move(r.multiplier);
     p.shift = std::move(r.shift);
-    const ActivationRange act = activation_range(options.activation, output.scale,
-                                                 p.output_offset);
-    p.act_min = act.min;
-    p.act_max = act.max;
+    prepare_activation(p, options.activation, output.scale, p.output_offset);
     return p;
 }
 

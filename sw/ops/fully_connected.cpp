@@ -64,9 +64,7 @@ FullyConnectedParams prepare_fully_connected(const std::vector<int64_t>& weights
         p.effective_scale.push_back(static_cast<double>(input.scale) * static_cast<double>(w) /
                                     static_cast<double>(output.scale));
     }
-    const ActivationRange act = activation_range(activation, output.scale, p.output_offset);
-    p.act_min = act.min;
-    p.act_max = act.max;
+    prepare_activation(p, activation, output.scale, p.output_offset);
     return p;
 }
 

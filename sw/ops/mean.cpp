@@ -33,11 +33,7 @@ MeanParams prepare_mean(size_t rank, const std::vector<int>& axes, bool keep_dim
     MeanParams p;
     p.axes = resolve_axes(rank, axes);
     p.keep_dims = keep_dims;
-    p.input_zero_point = int8_zero_point(input, "input");
-    p.output_zero_point = int8_zero_point(output, "output");
-    const QuantizedMultiplier q = rescale_multiplier(input, output);
-    p.multiplier = q.multiplier;
-    p.shift = q.shift;
+    prepare_rescale(p, input, output);
     return p;
 }
 

@@ -69,18 +69,10 @@ Pool2dParams prepare_pool2d(const std::vector<int64_t>& input_shape,
         compute_padding(options.padding, input_shape[1], input_shape[2], options.filter_h,
                         options.filter_w, options.stride_h, options.stride_w);
     Pool2dParams p;
+    prepare_window(p, options, pad);
     p.filter_h = options.filter_h;
     p.filter_w = options.filter_w;
-    p.stride_h = options.stride_h;
-    p.stride_w = options.stride_w;
-    p.pad_top = pad.pad_top;
-    p.pad_left = pad.pad_left;
-    p.out_h = pad.out_h;
-    p.out_w = pad.out_w;
-    const ActivationRange act = activation_range(options.activation, output.scale,
-                                                 output_zero_point);
-    p.act_min = act.min;
-    p.act_max = act.max;
+    prepare_activation(p, options.activation, output.scale, output_zero_point);
     return p;
 }
 

@@ -22,4 +22,15 @@ int32_t int8_zero_point(const QuantParams& q, std::string_view what);
 // as TFLite's Prepare divides them): how a value changes quantization.
 QuantizedMultiplier rescale_multiplier(const QuantParams& from, const QuantParams& to);
 
+// The Prepare step of an operator that requantizes `input` to `output` (Requantize,
+// Mean): sets p's input_zero_point, output_zero_point, multiplier and shift.
+template <typename RescaleParams>
+void prepare_rescale(RescaleParams& p, const QuantParams& input, const QuantParams& output) {
+    p.input_zero_point = int8_zero_point(input, "input");
+    p.output_zero_point = int8_zero_point(output, "output");
+    const QuantizedMultiplier q = rescale_multiplier(input, output);
+    p.multiplier = q.multiplier;
+    p.shift = q.shift;
+}
+
 }  // namespace accel

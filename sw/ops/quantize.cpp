@@ -21,11 +21,7 @@ Tensor<int8_t> quantize(const QuantParams& output, const Tensor<float>& input) {
 
 RequantizeParams prepare_requantize(const QuantParams& input, const QuantParams& output) {
     RequantizeParams p;
-    p.input_zero_point = int8_zero_point(input, "input");
-    p.output_zero_point = int8_zero_point(output, "output");
-    const QuantizedMultiplier q = rescale_multiplier(input, output);
-    p.multiplier = q.multiplier;
-    p.shift = q.shift;
+    prepare_rescale(p, input, output);
     return p;
 }
 

@@ -69,24 +69,34 @@ private:
     uint64_t framing_errors_ = 0;
 };
 
-// A non-owning view of a channel that counts the writes through it (one per frame), so
-// that a test keeps the channel, and its simulated time, after the device is gone.
-class ChannelRef final : public ByteChannel {
+// A non-owning view of another channel that passes everything through; a test derives
+// from it to count or corrupt the bytes going one way.
+class ForwardingChannel : public ByteChannel {
 public:
-    explicit ChannelRef(ByteChannel& inner, uint64_t* writes = nullptr)
-        : inner_(inner), writes_(writes) {}
+    explicit ForwardingChannel(ByteChannel& inner) : inner_(inner) {}
     std::string name() const override { return inner_.name(); }
-    void write(std::span<const uint8_t> bytes) override {
-        if (writes_) ++*writes_;
-        inner_.write(bytes);
-    }
+    void write(std::span<const uint8_t> bytes) override { inner_.write(bytes); }
     std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds timeout) override {
         return inner_.read_some(out, timeout);
     }
     void discard_input() override { inner_.discard_input(); }
 
-private:
+protected:
     ByteChannel& inner_;
+};
+
+// Counts the writes through it (one per frame), so that a test keeps the channel, and its
+// simulated time, after the device is gone.
+class ChannelRef final : public ForwardingChannel {
+public:
+    explicit ChannelRef(ByteChannel& inner, uint64_t* writes = nullptr)
+        : ForwardingChannel(inner), writes_(writes) {}
+    void write(std::span<const uint8_t> bytes) override {
+        if (writes_) ++*writes_;
+        inner_.write(bytes);
+    }
+
+private:
     uint64_t* writes_;
 };
 

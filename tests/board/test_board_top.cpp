@@ -152,22 +152,16 @@ TEST(BoardTop, ErrorPathsAndResync) {
 }
 
 // The host retries a request the board received garbled.
-class FlipFirstFrame final : public ByteChannel {
+class FlipFirstFrame final : public ForwardingChannel {
 public:
-    explicit FlipFirstFrame(ByteChannel& inner) : inner_(inner) {}
-    std::string name() const override { return inner_.name(); }
+    using ForwardingChannel::ForwardingChannel;
     void write(std::span<const uint8_t> bytes) override {
         std::vector<uint8_t> v(bytes.begin(), bytes.end());
         if (writes_++ == 0) v[3] ^= 0x40;
         inner_.write(v);
     }
-    std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds t) override {
-        return inner_.read_some(out, t);
-    }
-    void discard_input() override { inner_.discard_input(); }
 
 private:
-    ByteChannel& inner_;
     int writes_ = 0;
 };
 
@@ -180,11 +174,9 @@ TEST(BoardTop, HostRetriesAGarbledRequest) {
 }
 
 // ... and a response that arrives garbled (a bit flipped on the way back).
-class FlipFirstResponse final : public ByteChannel {
+class FlipFirstResponse final : public ForwardingChannel {
 public:
-    explicit FlipFirstResponse(ByteChannel& inner) : inner_(inner) {}
-    std::string name() const override { return inner_.name(); }
-    void write(std::span<const uint8_t> bytes) override { inner_.write(bytes); }
+    using ForwardingChannel::ForwardingChannel;
     std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds t) override {
         const std::size_t n = inner_.read_some(out, t);
         for (std::size_t i = 0; i < n; ++i, ++read_) {
@@ -192,10 +184,8 @@ public:
         }
         return n;
     }
-    void discard_input() override { inner_.discard_input(); }
 
 private:
-    ByteChannel& inner_;
     int read_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "base/error.hpp"
@@ -52,21 +53,29 @@ public:
     int to_cpu = 0, to_device = 0;
 };
 
+// The configuration CSRs every fake accel_top reports: the identity the driver checks.
+std::optional<uint32_t> config_csr(const HwParams& hw, uint32_t off) {
+    switch (off) {
+        case csr::kCfgBatch: return hw.batch;
+        case csr::kCfgBlockIn: return hw.block_in;
+        case csr::kCfgBlockOut: return hw.block_out;
+        case csr::kCfgAxiDataBits: return hw.beat_bytes * 8;
+        case csr::kCfgInpDepth: return hw.inp_depth;
+        case csr::kCfgWgtDepth: return hw.wgt_depth;
+        case csr::kCfgAccDepth: return hw.acc_depth;
+        default: return std::nullopt;
+    }
+}
+
 // The CSRs of accel_top; a start runs fsim on the device view, at physical addresses.
 class FakeRegs final : public RegisterFile {
 public:
     FakeRegs(const HwParams& hw, FakeDma& dma) : hw_(hw), dma_(dma) {}
     uint32_t read32(uint32_t off) override {
+        if (const auto v = config_csr(hw_, off)) return *v;
         switch (off) {
             case csr::kStatus: return started_ ? 2u : 0u;  // done
             case csr::kError: return c_.errors;
-            case csr::kCfgBatch: return hw_.batch;
-            case csr::kCfgBlockIn: return hw_.block_in;
-            case csr::kCfgBlockOut: return hw_.block_out;
-            case csr::kCfgAxiDataBits: return hw_.beat_bytes * 8;
-            case csr::kCfgInpDepth: return hw_.inp_depth;
-            case csr::kCfgWgtDepth: return hw_.wgt_depth;
-            case csr::kCfgAccDepth: return hw_.acc_depth;
             default: break;
         }
         const std::pair<uint32_t, uint64_t> counters[] = {
@@ -202,16 +211,10 @@ class StuckRegs final : public RegisterFile {
 public:
     explicit StuckRegs(const HwParams& hw) : hw_(hw) {}
     uint32_t read32(uint32_t off) override {
+        if (const auto v = config_csr(hw_, off)) return *v;
         switch (off) {
             case csr::kStatus: return 1;  // busy, never done
             case csr::kUnitState: return 0x1200;  // compute busy, drain waiting
-            case csr::kCfgBatch: return hw_.batch;
-            case csr::kCfgBlockIn: return hw_.block_in;
-            case csr::kCfgBlockOut: return hw_.block_out;
-            case csr::kCfgAxiDataBits: return hw_.beat_bytes * 8;
-            case csr::kCfgInpDepth: return hw_.inp_depth;
-            case csr::kCfgWgtDepth: return hw_.wgt_depth;
-            case csr::kCfgAccDepth: return hw_.acc_depth;
             default: return 0;
         }
     }

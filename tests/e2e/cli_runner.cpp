@@ -178,4 +178,9 @@ std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
     return entries;
 }
 
+std::string describe(const RunResult& r) {
+    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
+           "--- stderr ---\n" + r.err;
+}
+
 }  // namespace accel::e2e

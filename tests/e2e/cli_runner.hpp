@@ -24,6 +24,10 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
 // Runs the accel binary under test (the ACCEL_BIN path CMake defines).
 RunResult run_accel(const std::vector<std::string>& args);
 
+// The exit code, stdout and stderr of a run, for a failed assertion's message (found
+// by argument-dependent lookup: describe(result)).
+std::string describe(const RunResult& r);
+
 // A uniquely named, freshly created directory under the system temp directory,
 // removed with everything in it on destruction. The name contains a space on
 // purpose: every path the tests hand to accel then exercises quoting-free argv.

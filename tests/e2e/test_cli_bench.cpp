@@ -41,10 +41,6 @@ const std::string kWorkload =
 const int64_t kMacs[] = {1 * 6 * 6 * 7 * 3 * 3 * 5, 1 * 4 * 4 * 12 * 1 * 1 * 8,
                          1 * 3 * 4 * 18 * 3 * 3 * 20};
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
-}
-
 // The table row of `layer`: the line of stdout that starts with its name and a space.
 std::string fmt_2(double v) {
     char buf[32];

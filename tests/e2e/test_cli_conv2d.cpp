@@ -104,11 +104,6 @@ size_t distinct_values(const TensorI8& t) {
     return ::testing::AssertionFailure() << "directory changed:" << diff;
 }
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
-           "--- stderr ---\n" + r.err;
-}
-
 void expect_success(const RunResult& r) {
     EXPECT_EQ(r.exit_code, 0) << describe(r);
     EXPECT_EQ(r.err, "") << describe(r);

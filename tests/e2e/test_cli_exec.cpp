@@ -101,11 +101,6 @@ Program good_program(const accel::HwParams& hw) {
     return p;
 }
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
-           "--- stderr ---\n" + r.err;
-}
-
 class CliExec : public ::testing::Test {
 protected:
     std::string put(const std::string& name, const std::string& bytes) const {

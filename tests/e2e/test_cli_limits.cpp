@@ -25,11 +25,6 @@ using accel::e2e::TempDir;
 
 namespace {
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
-           "--- stderr ---\n" + r.err;
-}
-
 // docs/cli.md, "Exit codes": exit 2 and exactly one line on stderr starting "error: ".
 void expect_usage_error(const RunResult& r, const std::vector<std::string>& phrases) {
     EXPECT_EQ(r.exit_code, 2) << describe(r);

@@ -69,11 +69,6 @@ accel::TensorI8 random_i8(std::vector<int64_t> shape, uint32_t seed) {
     return t;
 }
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
-           "--- stderr ---\n" + r.err;
-}
-
 class CliReport : public ::testing::TestWithParam<std::string> {
 protected:
     TempDir dir_{"report"};

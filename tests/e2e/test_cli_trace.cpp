@@ -277,11 +277,6 @@ accel::TensorI8 random_i8(std::vector<int64_t> shape, uint32_t seed) {
     return t;
 }
 
-std::string describe(const RunResult& r) {
-    return "exit " + std::to_string(r.exit_code) + "\n--- stdout ---\n" + r.out +
-           "--- stderr ---\n" + r.err;
-}
-
 class CliTrace : public ::testing::Test {
 protected:
     std::vector<std::string> conv2d(const std::string& backend) {

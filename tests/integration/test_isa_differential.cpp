@@ -122,6 +122,12 @@ class IsaDifferential : public ::testing::TestWithParam<std::string> {
 protected:
     const HwParams& hw = config(GetParam());
     std::string what(const std::string& s) const { return GetParam() + ": " + s; }
+    // `prog` (ending in FINISH) placed in `img`, and `img` run on both devices.
+    Compared run_program(Image& img, const std::vector<isa::Insn>& prog,
+                         const std::string& name) const {
+        const uint32_t at = img.program(prog);
+        return run_both(hw, img.bytes(), at, static_cast<uint32_t>(prog.size()), what(name));
+    }
 };
 
 // ---- hand-written valid programs --------------------------------------------------------
@@ -173,10 +179,7 @@ TEST_P(IsaDifferential, HandWrittenPaddedConvolution) {
         prog.push_back(d);
     }
     prog.push_back(isa::Finish{});
-    const uint32_t at = img.program(prog);
-
-    const Compared c = run_both(hw, img.bytes(), at, static_cast<uint32_t>(prog.size()),
-                                what("padded convolution"));
+    const Compared c = run_program(img, prog, "padded convolution");
     ASSERT_EQ(c.fsim.counters.errors, 0u) << isa::error_names(c.fsim.counters.errors);
     EXPECT_EQ(c.fsim.counters.gemm_steps, uint64_t{n_kb} * oh * ow * n_r * n_s * n_cb);
     EXPECT_EQ(c.fsim.counters.drain_bytes, uint64_t{n_kb} * oh * ow * b * bo);
@@ -222,9 +225,7 @@ TEST_P(IsaDifferential, HandWrittenTokenPingPongWithAccumulation) {
             prog.push_back(i);
     }
     prog.push_back(isa::Finish{});
-    const uint32_t at = img.program(prog);
-    const Compared c = run_both(hw, img.bytes(), at, static_cast<uint32_t>(prog.size()),
-                                what("token ping-pong"));
+    const Compared c = run_program(img, prog, "token ping-pong");
     ASSERT_EQ(c.fsim.counters.errors, 0u) << isa::error_names(c.fsim.counters.errors);
     EXPECT_EQ(c.fsim.counters.load_insns, 6u);
     EXPECT_EQ(c.fsim.counters.gemm_insns, 4u);
@@ -286,9 +287,7 @@ TEST_P(IsaDifferential, HandWrittenWrappingStridesLongRowsAndWidePadding) {
     isa::Drain d2{.tokens = {.pop_prev = true}, .acc_base = n_out, .n_x = g2.n_ox, .acc_x = 1,
                   .dram_base = out2, .dram_x = b * bo, .dram_b = bo};
     const std::vector<isa::Insn> prog{backwards, padded, lw, lp, g, d, g2, d2, isa::Finish{}};
-    const uint32_t at = img.program(prog);
-    const Compared c = run_both(hw, img.bytes(), at, static_cast<uint32_t>(prog.size()),
-                                what("wrapping strides"));
+    const Compared c = run_program(img, prog, "wrapping strides");
     EXPECT_EQ(c.fsim.counters.errors, 0u) << isa::error_names(c.fsim.counters.errors);
     EXPECT_EQ(c.fsim.counters.load_bytes, uint64_t{planes} * rows * row + eb +
                                               hw.wgt_entry_bytes + hw.prm_entry_bytes);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -173,6 +174,22 @@ private:
     std::vector<flatbuffers::Offset<fb::Operator>> ops_;
     std::map<std::pair<int32_t, std::string>, uint32_t> opcodes_;
 };
+
+// One operator (its opcode added by `opcode`) from a [1,4] activation to another, that
+// tensor listed `outputs` times as the operator's outputs: a model for the checks that
+// need no particular operands.
+std::vector<uint8_t> lone_operator(const std::function<uint32_t(ModelBuilder&)>& opcode,
+                                   size_t outputs = 1) {
+    ModelBuilder b;
+    const int in = b.act({1, 4});
+    const int out = b.act({1, 4});
+    b.op_at(opcode(b), {in}, std::vector<int32_t>(outputs, out));
+    return b.finish({in}, {out});
+}
+
+std::vector<uint8_t> lone_operator(int32_t code, size_t outputs = 1) {
+    return lone_operator([code](ModelBuilder& b) { return b.opcode(code); }, outputs);
+}
 
 flatbuffers::Offset<void> conv_options(
     ModelBuilder& b, fb::ActivationFunctionType act = fb::ActivationFunctionType_NONE,
@@ -410,30 +427,14 @@ TEST(TfliteReader, RejectsUnsupportedOperators) {
         b.op(fb::BuiltinOperator_TANH, {mid}, {out});
         EXPECT_TRUE(rejected_with(b.finish({in}, {out}), "operator 1 (TANH): not supported"));
     }
-    {
-        // Codes past 127 live only in builtin_code (the byte holds the placeholder 127).
-        ModelBuilder b;
-        const int in = b.act({1, 4});
-        const int out = b.act({1, 4});
-        b.op(fb::BuiltinOperator_GELU, {in}, {out});
-        EXPECT_TRUE(rejected_with(b.finish({in}, {out}), "operator 0 (GELU): not supported"));
-    }
-    {
-        ModelBuilder b;
-        const int in = b.act({1, 4});
-        const int out = b.act({1, 4});
-        b.op_at(b.opcode(fb::BuiltinOperator_CUSTOM, "MyOp"), {in}, {out});
-        EXPECT_TRUE(rejected_with(b.finish({in}, {out}),
-                                  "operator 0 (CUSTOM): custom operator 'MyOp' is not supported"));
-    }
-    {
-        ModelBuilder b;
-        const int in = b.act({1, 4});
-        const int out = b.act({1, 4});
-        b.op(100000, {in}, {out});  // a code from the future
-        EXPECT_TRUE(rejected_with(b.finish({in}, {out}),
-                                  "operator 0 (BUILTIN_100000): not supported"));
-    }
+    // Codes past 127 live only in builtin_code (the byte holds the placeholder 127).
+    EXPECT_TRUE(rejected_with(lone_operator(fb::BuiltinOperator_GELU),
+                              "operator 0 (GELU): not supported"));
+    EXPECT_TRUE(rejected_with(
+        lone_operator([](ModelBuilder& b) { return b.opcode(fb::BuiltinOperator_CUSTOM, "MyOp"); }),
+        "operator 0 (CUSTOM): custom operator 'MyOp' is not supported"));
+    EXPECT_TRUE(rejected_with(lone_operator(100000),  // a code from the future
+                              "operator 0 (BUILTIN_100000): not supported"));
 }
 
 TEST(TfliteReader, RejectsUnsupportedFusedActivations) {
@@ -721,16 +722,10 @@ TEST(TfliteReader, RejectsMissingOrMismatchedOptions) {
                               "operator 0 (AVERAGE_POOL_2D): has Conv2DOptions; expected "
                               "Pool2DOptions"));
 
-    ModelBuilder c;  // wrong operand counts
-    const int x = c.act({1, 4});
-    const int y = c.act({1, 4});
-    c.op(fb::BuiltinOperator_ADD, {x}, {y});
-    EXPECT_TRUE(rejected_with(c.finish({x}, {y}), "operator 0 (ADD): has 1 inputs; expected 2"));
-    ModelBuilder o;
-    const int x2 = o.act({1, 4});
-    const int y2 = o.act({1, 4});
-    o.op(fb::BuiltinOperator_RESHAPE, {x2}, {y2, y2});
-    EXPECT_TRUE(rejected_with(o.finish({x2}, {y2}),
+    // Wrong operand counts.
+    EXPECT_TRUE(rejected_with(lone_operator(fb::BuiltinOperator_ADD),
+                              "operator 0 (ADD): has 1 inputs; expected 2"));
+    EXPECT_TRUE(rejected_with(lone_operator(fb::BuiltinOperator_RESHAPE, 2),
                               "operator 0 (RESHAPE): has 2 outputs; expected 1"));
 }
 
