@@ -85,7 +85,11 @@ Workload load_bench_workload(const BenchArgs& a) {
         throw Error("--suite/--workload: give one of them, not both");
     }
     if (!a.workload.empty()) return load_workload(a.workload);
-    return builtin_workload(a.suite.empty() ? "resnet18" : a.suite);
+    try {
+        return builtin_workload(a.suite.empty() ? "resnet18" : a.suite);
+    } catch (const Error& e) {
+        throw Error(fmt::format("--suite: {}", e.what()));
+    }
 }
 
 // The layers to run: all, or those --layers names, in its order.

@@ -256,7 +256,7 @@ Workload builtin_workload(const std::string& suite) {
     }
     std::string known;
     for (const std::string& n : builtin_workload_names()) known += (known.empty() ? "" : ", ") + n;
-    throw Error(fmt::format("--suite {}: unknown; built-in suites: {}", suite, known));
+    throw Error(fmt::format("built-in workload '{}': unknown; the built-in ones: {}", suite, known));
 }
 
 Conv2dLayer workload_conv2d(const Workload& workload, const WorkloadLayer& l) {
