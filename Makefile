@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim bench lint clean fpga
+.PHONY: all build deps test sim bench lint clean fpga fuzz test-sanitize soak
 
 all: build
 
@@ -27,8 +27,26 @@ sim: build
 bench: build
 	@scripts/bench/run $(BUILD)
 
+# The libFuzzer harnesses of tests/fuzz, FUZZ_SECONDS each, built with clang in
+# $(BUILD)/fuzz; what they find is saved in $(BUILD)/fuzz/findings/<harness>/.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@scripts/fuzz all $(BUILD)/fuzz $(FUZZ_SECONDS)
+
+# The unit, e2e and integration suites built with ASan and UBSan (ACCEL_SANITIZE=ON) in
+# $(BUILD)/sanitize.
+test-sanitize: deps
+	@scripts/test-sanitize $(BUILD)/sanitize
+
 lint: deps $(BUILD)/CMakeCache.txt
 	@scripts/lint $(BUILD)
+
+# The soak (docs/reliability.md): random layers on fsim and on the RTL under DRAM
+# faults, against the golden reference, on both shipped configs. Not part of make test.
+SOAK_FSIM ?= 10000
+SOAK_RTL  ?= 500
+soak: build
+	nice $(BUILD)/tests/soak/soak --fsim $(SOAK_FSIM) --rtl $(SOAK_RTL) --configs default,tiny
 
 # FPGA bitstream: make fpga BOARD=icebreaker|ulx3s|pynq-z2 [CONFIG=<configs/hw name>]
 # (docs/fpga.md). Needs only a configured build: the config's RTL packages come from

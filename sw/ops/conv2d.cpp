@@ -28,9 +28,11 @@ constexpr int kMaxParam = 1 << 16;
 void validate_shape(const Conv2dShape& s) {
     const std::pair<std::string_view, int64_t> dims[] = {
         {"N", s.n}, {"H", s.h}, {"W", s.w}, {"C", s.c}, {"K", s.k}, {"R", s.r}, {"S", s.s}};
-    for (const auto& [name, v] : dims) {
-        require(v >= 1 && v <= kMaxDim, [&] {
-            return fmt::format("dimension {} = {}: must be in [1, {}]", name, v, kMaxDim);
+    // A pair, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+    for (const auto& dim : dims) {
+        require(dim.second >= 1 && dim.second <= kMaxDim, [&] {
+            return fmt::format("dimension {} = {}: must be in [1, {}]", dim.first, dim.second,
+                               kMaxDim);
         });
     }
 }
