@@ -583,8 +583,7 @@ int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
 // and the addresses keep ahead of the data. The DRAIN completes after the last B
 // response, a DRAM latency after its last beat.
 int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
-    const int64_t entries = int64_t{d.n_kb} * d.n_y * d.n_x;
-    const int64_t n = m.beats(entries * m.hw.batch * m.hw.block_out);
+    const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
     Bursts w;
     w.n = ceil_div(n, run) * bursts_of(run);

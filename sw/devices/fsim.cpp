@@ -491,7 +491,7 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
         }
     }
     ++c.drain_insns;
-    c.drain_bytes += uint64_t{d.n_kb} * d.n_y * d.n_x * batch * bo;
+    c.drain_bytes += isa::drain_bytes(d, hw_);
     return true;
 }
 

@@ -44,7 +44,7 @@ uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
     // Each image's entry is its own burst in the worst case.
     const uint64_t beats = ceil_div(hw.block_out, hw.beat_bytes);
     const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
-    const uint64_t images = mul(mul(mul(d.n_kb, d.n_y), d.n_x), hw.batch);
+    const uint64_t images = mul(isa::drain_entries(d), hw.batch);
     return add(mul(images, per_image), kFixed);
 }
 

@@ -210,12 +210,28 @@ const char* unit_name(Unit u) {
     return static_cast<size_t>(u) < kUnits ? kNames[static_cast<size_t>(u)] : "?";
 }
 
-uint64_t gemm_steps(const Gemm& g) {
-    uint64_t steps = 1;
-    for (const uint64_t extent : {g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb}) {
-        steps = extent != 0 && steps > UINT64_MAX / extent ? UINT64_MAX : steps * extent;
+namespace {
+
+// The product of loop extents, saturating at UINT64_MAX (the fields allow products
+// beyond 64 bits).
+uint64_t saturating_product(std::initializer_list<uint64_t> extents) {
+    uint64_t product = 1;
+    for (const uint64_t extent : extents) {
+        product = extent != 0 && product > UINT64_MAX / extent ? UINT64_MAX : product * extent;
     }
-    return steps;
+    return product;
+}
+
+}  // namespace
+
+uint64_t gemm_steps(const Gemm& g) {
+    return saturating_product({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
+}
+
+uint64_t drain_entries(const Drain& d) { return saturating_product({d.n_kb, d.n_y, d.n_x}); }
+
+uint64_t drain_bytes(const Drain& d, const HwParams& hw) {
+    return saturating_product({drain_entries(d), hw.batch, hw.block_out});
 }
 
 namespace {

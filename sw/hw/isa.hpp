@@ -155,6 +155,11 @@ constexpr std::optional<TokenQueue> token_queue(Unit u, TokenFlag f) {
 // saturating at UINT64_MAX (the fields allow products beyond 64 bits).
 uint64_t gemm_steps(const Gemm& g);
 
+// The ACC entries a DRAIN reads (one output entry each, batch x block_out int8 to DRAM)
+// and the bytes it writes, saturating like gemm_steps.
+uint64_t drain_entries(const Drain& d);
+uint64_t drain_bytes(const Drain& d, const HwParams& hw);
+
 // The entry size and depth of the SRAM a LOAD writes.
 uint32_t entry_bytes(Buffer b, const HwParams& hw);
 uint32_t depth_of(Buffer b, const HwParams& hw);
