@@ -38,7 +38,10 @@ fuzz: deps
 test-sanitize: deps
 	@scripts/test-sanitize $(BUILD)/sanitize
 
+# The RTL is linted with the build's generated packages: configuring regenerates them,
+# also in a build directory configured before the generator changed.
 lint: deps $(BUILD)/CMakeCache.txt
+	@cmake -S . -B $(BUILD) > /dev/null
 	@scripts/lint $(BUILD)
 
 # The soak (docs/reliability.md): random layers on fsim and on the RTL under DRAM
