@@ -38,6 +38,7 @@ struct PlacedLayer {
     uint32_t constant_bytes = 0;
     uint32_t input = 0, output = 0;
     bool staged = false;         // the input is the host's lowering of it (lowering.hpp)
+    std::vector<uint8_t> constants;  // the block at `base`, until it is on the device
 };
 
 // The scheduler lays one layer out alone (scheduler.hpp: program, input, weights,
@@ -75,10 +76,9 @@ int64_t host_macs(const Model& m, const Operator& op) {
 // The roofline of a device step. A depthwise operator is measured by its own work, not
 // by its blocks' diagonal convolutions: its MACs, and the bytes its blocks read and write
 // with only the filter's R*S*C weights.
-int64_t step_roofline_cycles(const Step& s, int64_t macs, const HwConfig& hw) {
-    if (s.convs.size() == 1 && macs == s.convs.front().layer.macs()) {
-        return roofline_cycles(s.convs.front().layer, hw);
-    }
+int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
+                             const HwConfig& hw) {
+    if (kind == graph::OpKind::Conv2d) return roofline_cycles(s.convs.front().layer, hw);
     int64_t bytes = 0;
     for (const network::ConvLayer& c : s.convs) {
         const CompulsoryBytes b = compulsory_bytes(c.layer);
@@ -98,6 +98,10 @@ public:
 
 private:
     void place(const DeviceFactory& make_device);
+    // The device address of an arena tensor, plus `slab` bytes into it.
+    uint32_t arena_address(int tensor, int64_t slab = 0) const {
+        return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
+    }
     const Value& host_value(int tensor);
     void run_device_step(const Step& s, OperatorRun& rec);
     void run_host_step(const Step& s, OperatorRun& rec);
@@ -119,7 +123,6 @@ private:
 
 void Runner::place(const DeviceFactory& make_device) {
     uint64_t at = 0;
-    std::vector<std::vector<uint8_t>> constants;  // in the order of layers_
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
         for (const network::ConvLayer& c : s.convs) {
@@ -137,10 +140,9 @@ void Runner::place(const DeviceFactory& make_device) {
             p.staged = c.plan.lowering.kind != LoweringKind::None;
             std::vector<uint8_t> image(d.dram_bytes, 0);
             pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
-            std::vector<uint8_t> block(p.constant_bytes, 0);
-            std::memcpy(block.data() + d.input.base, image.data() + d.weights.base,
+            p.constants.assign(p.constant_bytes, 0);
+            std::memcpy(p.constants.data() + d.input.base, image.data() + d.weights.base,
                         d.output.base - d.weights.base);
-            constants.push_back(std::move(block));
             at += p.constant_bytes;
             if (p.staged) {
                 p.input = static_cast<uint32_t>(at);
@@ -157,25 +159,21 @@ void Runner::place(const DeviceFactory& make_device) {
     }
     out_.constant_bytes = arena_base_;
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
-    auto block = constants.begin();
     for (auto& [op, placed] : layers_) {
         const Step& s = plan_.steps[static_cast<size_t>(op)];
         const Operator& o = m_.operators[static_cast<size_t>(op)];
         for (size_t i = 0; i < placed.size(); ++i) {
             PlacedLayer& p = placed[i];
             const network::ConvLayer& c = s.convs[i];
-            auto arena = [&](int tensor, int64_t slab) {
-                return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
-            };
-            if (!p.staged) p.input = arena(c.input, c.input_slab);
-            p.output = arena(o.outputs[0], c.output_slab);
+            if (!p.staged) p.input = arena_address(c.input, c.input_slab);
+            p.output = arena_address(o.outputs[0], c.output_slab);
             relocate(p);
             for (size_t k = 0; k < p.program.insns.size(); ++k) {
                 const isa::InsnWord word = isa::encode(p.program.insns[k]);
-                std::memcpy(block->data() + k * isa::kInsnBytes, word.data(), word.size());
+                std::memcpy(p.constants.data() + k * isa::kInsnBytes, word.data(), word.size());
             }
-            device_->write_dram(p.base, *block);
-            ++block;
+            device_->write_dram(p.base, p.constants);
+            std::vector<uint8_t>().swap(p.constants);
         }
     }
 }
@@ -191,9 +189,8 @@ const Value& Runner::host_value(int tensor) {
         v.shape = desc.shape;
     } else if (on_device_.count(tensor) != 0) {
         const std::vector<int64_t> nhwc = network::nhwc_of(desc.shape);
-        const network::ArenaSlot& slot = plan_.arena.at(tensor);
         std::vector<uint8_t> bytes(static_cast<size_t>(activation_bytes(nhwc, hw_)));
-        device_->read_dram(arena_base_ + static_cast<uint64_t>(slot.offset), bytes);
+        device_->read_dram(arena_address(tensor), bytes);
         v = Value::of(unpack_activation(bytes, nhwc, hw_));
         v.shape = desc.shape;
     } else {
@@ -218,8 +215,7 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
     } else if (on_device_.count(first.input) == 0) {  // written by the host
         TensorI8 x = host_value(first.input).as_i8();
         x.shape = first.input_nhwc;
-        device_->write_dram(arena_base_ + static_cast<uint64_t>(plan_.arena.at(first.input).offset),
-                            pack_activation(x, hw_));
+        device_->write_dram(arena_address(first.input), pack_activation(x, hw_));
         on_device_.insert(first.input);
     }
     for (size_t i = 0; i < placed.size(); ++i) {
@@ -241,7 +237,7 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
     }
     on_device_.insert(op.outputs[0]);
     host_.erase(op.outputs[0]);
-    rec.roofline_cycles = step_roofline_cycles(s, rec.macs, hw_.config);
+    rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_.config);
 }
 
 void Runner::run_host_step(const Step& s, OperatorRun& rec) {
