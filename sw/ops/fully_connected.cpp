@@ -1,12 +1,12 @@
 #include "ops/fully_connected.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
 #include "ops/conv_quant.hpp"
+#include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
 #include "ops/tflite_int32.hpp"
 
@@ -17,6 +17,20 @@ void check_weights_shape(const std::vector<int64_t>& shape) {
     if (shape.size() != 2 || shape[0] < 1 || shape[1] < 1) {
         throw Error("fully_connected: weights must be [K, C] with K, C >= 1");
     }
+}
+
+// The reference rounds (double)acc * scale: round_product_like_double computes it in
+// integers, bit-exact, the form a device computes. Each scale is checked once here.
+std::vector<DoubleScale> reference_scales(const std::vector<double>& effective_scale) {
+    std::vector<DoubleScale> scales;
+    for (size_t c = 0; c < effective_scale.size(); ++c) {
+        try {
+            scales.push_back(decompose_scale(effective_scale[c]));
+        } catch (const Error& e) {
+            throw Error(fmt::format("fully_connected: output channel {}: {}", c, e.what()));
+        }
+    }
+    return scales;
 }
 
 }  // namespace
@@ -88,6 +102,8 @@ TensorI8 fully_connected(const FullyConnectedParams& p, const TensorI8& input,
                                 "rows of the weights' depth {}", input.size(), depth));
     }
     if (p.act_min > p.act_max) throw Error("fully_connected: act_min > act_max");
+    const std::vector<DoubleScale> scales = fixed_point ? std::vector<DoubleScale>{}
+                                                        : reference_scales(p.effective_scale);
     const auto batches = static_cast<int64_t>(input.size()) / depth;
     TensorI8 out({batches, k});
     for (int64_t b = 0; b < batches; ++b) {
@@ -101,10 +117,8 @@ TensorI8 fully_connected(const FullyConnectedParams& p, const TensorI8& input,
             }
             const auto cc = static_cast<size_t>(c);
             if (!bias.empty()) acc = wrapping_add(acc, bias[cc]);
-            const int32_t scaled =
-                fixed_point ? mbqm(acc, p.multiplier[cc], p.shift[cc])
-                            : truncate_to_int32(std::round(static_cast<double>(acc) *
-                                                           p.effective_scale[cc]));
+            const int32_t scaled = fixed_point ? mbqm(acc, p.multiplier[cc], p.shift[cc])
+                                               : round_product_like_double(acc, scales[cc]);
             const int32_t v = wrapping_add(scaled, p.output_offset);
             out.data[static_cast<size_t>(b * k + c)] =
                 static_cast<int8_t>(std::clamp(v, p.act_min, p.act_max));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -160,6 +161,22 @@ TEST(FullyConnected, ReferenceRoundsInDoubleFixedPointDoesNot) {
     EXPECT_EQ(as_ints(fully_connected(p, x, w, {10, 0})), (std::vector<int>{8, -1}));
     p.requantization = FullyConnectedRequantization::FixedPoint;
     EXPECT_EQ(as_ints(fully_connected(p, x, w, {10, 0})), (std::vector<int>{8, 0}));
+}
+
+TEST(FullyConnected, ReferenceRejectsAScaleItCannotRoundLikeDouble) {
+    const TensorI8 x = tensor({1, 3}, {1, 2, 3});
+    const TensorI8 w = tensor({2, 3}, {1, 1, 1, 1, -1, 0});
+    FullyConnectedParams p = prepare_fully_connected({2, 3}, FusedActivation::None,
+                                                     {0.5f, 0}, {1.0f}, 0, {1.0f, 0});
+    p.effective_scale[1] = -0.5;
+    try {
+        fully_connected(p, x, w, {});
+        FAIL() << "a negative scale was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("output channel 1"), std::string::npos) << e.what();
+    }
+    p.requantization = FullyConnectedRequantization::FixedPoint;  // never reads the scale
+    EXPECT_NO_THROW(fully_connected(p, x, w, {}));
 }
 
 TEST(FullyConnected, FlattensBatchesAndSaturates) {
