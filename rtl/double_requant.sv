@@ -15,18 +15,20 @@
 //   otherwise  s = m / 2^k, m = 2^52 | fraction, k = 1075 - E in [22, 84].
 // Then acc * s = A / 2^k with A = |acc| * m < 2^84, exactly. The double product keeps
 // A's top 53 bits, rounded to nearest even: it drops d = max(0, bitlength(A) - 53)
-// bits (d <= 31). R's magnitude is t + (A[k-1] | c), t = A >> k (half away from zero),
-// where c is the double's own rounding: when A < 2^(k+31) (else R saturates) d <= k-22,
-// and rounding to 53 bits moves A across the half only by lifting its fraction to
-// exactly 1/2: A[k-1] clear, A[k-2:d] all set and A[d-1] set (a tie rounds up there,
-// A[d] being set). Magnitudes of 2^31 and more are INT32_MIN, as is -2^31 itself.
+// bits (d <= 31); std::round then adds 1/2 (2^(k-1)) and truncates at bit k. Unless R
+// saturates (A >= 2^(k+31), i.e. d + 22 > k), d <= k - 22, and the first rounding
+// changes the second only by lifting A's fraction to exactly one half: A[k-1] clear,
+// A[k-2:d-1] all set (a tie at bit d rounds up there, A[d] being set). Adding half of
+// the dropped unit, 2^(d-1), carries into bit k-1 for exactly those fractions, so
+//   |R| = (A + 2^(k-1) + (d > 0 ? 2^(d-1) : 0)) >> k
+// one addition and one shift. Magnitudes of 2^31 and more are INT32_MIN, as is -2^31.
 //
 // A plain pipeline, one result per lane per enabled cycle, LATENCY register stages;
 // en_i low freezes every stage, valid bits included. A stage loads only when the data
 // entering it is valid, so q_o holds the last result while valid_o is low. zy, act_min
 // and act_max travel with their lanes. Stages: 0 the decoded inputs (|acc|, m, k), 1 the
-// 32x53 product A, 2 t, A[k-1], A's fraction bits and d, 3 the magnitude, 4 the signed
-// int32 R, 5 zero point and clamp.
+// 32x53 product A (6 18x18 DSPs on an ECP5), 2 d and A plus the rounding constants,
+// 3 the shift to |R|, 4 the signed int32 R, 5 zero point and clamp.
 `default_nettype none
 
 module double_requant #(
@@ -46,7 +48,6 @@ module double_requant #(
 );
     localparam int LATENCY = 6;         // enabled cycles from valid_i to valid_o
     localparam int PW = 84;             // product bits: |acc| <= 2^31, m < 2^53
-    localparam int FW = PW - 1;         // A's bits that can lie below the half, k-1 <= 83
     localparam int E_ZERO_MAX = 990;    // biased exponents up to here give R = 0
     localparam int E_SAT_MIN = 1054;    // from here on every acc != 0 saturates
     localparam int E_UNIT = 1075;       // s = m * 2^(E - E_UNIT)
@@ -79,11 +80,6 @@ module double_requant #(
     assign lo_w = 32'(signed'(shared_q[LAST + 8 +: 8]));
     assign hi_w = 32'(signed'(shared_q[LAST + 16 +: 8]));
 
-    // Bits [n-1:0] set: the part of A below bit n.
-    function automatic logic [FW-1:0] below(input logic [6:0] n);
-        below = ~({FW{1'b1}} << n);
-    endfunction
-
     // bitlength(A) - 53 when positive, else 0: A's bits the double product drops.
     function automatic logic [4:0] dropped(input logic [PW-1:0] a);
         dropped = '0;
@@ -101,16 +97,16 @@ module double_requant #(
         logic         [6:0] k0_q, k1_q;     //          k, stages 0-1
         logic         [3:0] sat_q, neg_q;   // R saturates / acc < 0, stages 0-3
         logic      [PW-1:0] a1_q;           // stage 1: A
-        logic        [30:0] t2_q;           // stage 2: (A >> k)[30:0]
-        logic               half2_q;        //          A[k-1]
-        logic      [FW-1:0] frac2_q;        //          A's bits below k-1, those above set
-        logic         [4:0] d2_q;           //          bits dropped by the double
+        logic         [4:0] d1;             //          the bits the double drops
+        logic        [PW:0] a2_q;           // stage 2: A + 2^(k-1) + 2^(d-1)
+        logic               ovf2_q;         //          A >= 2^(k+31)
         logic         [6:0] k2_q;
-        logic        [31:0] mag3_q;         // stage 3: R's magnitude (t + rounding)
+        logic        [31:0] mag3_q;         // stage 3: |R| (2^31 and above saturate)
         logic signed [31:0] r4_q;           // stage 4: R
         logic         [7:0] q5_q;           // stage 5: clamped int8
 
         assign acc    = acc_i[32*j +: 32];
+        assign d1     = dropped(a1_q);
         assign e_in   = scale_i[64*j + 52 +: 11];
         assign normal = e_in > 11'(E_ZERO_MAX) && e_in < 11'(E_SAT_MIN);
         assign huge   = e_in >= 11'(E_SAT_MIN);
@@ -131,17 +127,13 @@ module double_requant #(
                 k1_q     <= k0_q;
             end
             if (ld[2]) begin
-                t2_q     <= 31'(a1_q >> k1_q);
-                half2_q  <= a1_q[k1_q - 7'd1];
-                frac2_q  <= a1_q[FW-1:0] | ~below(k1_q - 7'd1);
-                d2_q     <= dropped(a1_q);
+                a2_q     <= (PW+1)'(a1_q) + (PW+1)'(rounding(k1_q, d1));
+                // bitlength(A) = d + 53 exceeds k + 31 (d = 0: A < 2^53 <= 2^(k+31)).
+                ovf2_q   <= 7'(d1) + 7'd22 > k1_q;
                 k2_q     <= k1_q;
             end
-            if (ld[3]) begin
-                // A >= 2^(k+31) exactly when bitlength(A) = d + 53 exceeds k + 31.
-                if (7'(d2_q) + 7'd22 > k2_q) mag3_q <= 32'h8000_0000;
-                else mag3_q <= {1'b0, t2_q} + {31'd0, half2_q | lifted(frac2_q, d2_q)};
-            end
+            // Without overflow A + the constants < 2^(k+31) + 2^k: |R| fits 32 bits.
+            if (ld[3]) mag3_q <= ovf2_q ? 32'h8000_0000 : 32'(a2_q >> k2_q);
             if (ld[4]) begin
                 if (sat_q[3] || mag3_q[31]) r4_q <= 32'sh8000_0000;
                 else r4_q <= neg_q[3] ? -signed'(mag3_q) : signed'(mag3_q);
@@ -157,8 +149,8 @@ module double_requant #(
 
 `ifdef ACCEL_ASSERT
         // The decode's promises to the stages after it: a non-zero product comes only
-        // from the normal range (k in [22, 84], no saturation flag), so the bit selects
-        // by k and d stay inside A.
+        // from the normal range (k in [22, 84], no saturation flag), so 2^(k-1) and the
+        // shift by k stay inside A.
         a_product_in_range: assert property (@(posedge clk_i) disable iff (rst_i)
             valid_q[1] && a1_q != '0 |-> k1_q >= 7'd22 && k1_q <= 7'(PW) && !sat_q[1])
             else $error("double_requant: lane %0d: non-zero product outside the normal range", j);
@@ -167,9 +159,10 @@ module double_requant #(
         assign q_o[8*j +: 8] = q5_q;
     end
 
-    // c: rounding A to drop its low d bits lifts its fraction to exactly one half.
-    function automatic logic lifted(input logic [FW-1:0] frac, input logic [4:0] d);
-        lifted = d != '0 && frac[7'(d) - 7'd1] && &(frac | below(7'(d)));
+    // 2^(k-1) (std::round's half) plus, when the double drops d > 0 bits, 2^(d-1) (half
+    // its unit). The two bits are distinct unless R saturates anyway (d >= k).
+    function automatic logic [PW-1:0] rounding(input logic [6:0] k, input logic [4:0] d);
+        rounding = (PW'(1) << (k - 7'd1)) | (d != '0 ? PW'(1) << (d - 5'd1) : '0);
     endfunction
 
     function automatic logic [7:0] clamp(input logic signed [31:0] v,
