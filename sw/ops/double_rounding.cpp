@@ -20,7 +20,8 @@ constexpr uint64_t kExponentMask = 0x7ff;
 
 int bit_length(u128 v) {
     const auto high = static_cast<uint64_t>(v >> 64);
-    return high != 0 ? 128 - std::countl_zero(high) : 64 - std::countl_zero(static_cast<uint64_t>(v));
+    if (high != 0) return 128 - std::countl_zero(high);
+    return 64 - std::countl_zero(static_cast<uint64_t>(v));
 }
 
 // v rounded to a multiple of 2^bits, to nearest, ties to even (the multiple's quotient).

@@ -64,7 +64,9 @@ void present(Model& m, const Beat& b) {
 Beat noise(std::mt19937_64& rng) {
     Beat b;
     for (int j = 0; j < kLanes; ++j) b.lanes.push_back({static_cast<int32_t>(rng()), rng()});
-    b.zy = static_cast<int8_t>(rng()), b.lo = static_cast<int8_t>(rng()), b.hi = static_cast<int8_t>(rng());
+    b.zy = static_cast<int8_t>(rng());
+    b.lo = static_cast<int8_t>(rng());
+    b.hi = static_cast<int8_t>(rng());
     return b;
 }
 
@@ -195,14 +197,17 @@ TEST_F(DoubleRequant, ModelScalesSpreadOverInt8) {
     const auto lane = [&] {
         const double s = std::pow(10.0, decades(rng_));
         const double spread = 150.0 / s;  // |acc * s| up to about 150
-        return Lane{static_cast<int32_t>(std::uniform_real_distribution<double>(-spread, spread)(rng_)),
-                    word_of(s)};
+        std::uniform_real_distribution<double> acc(-spread, spread);
+        return Lane{static_cast<int32_t>(acc(rng_)), word_of(s)};
     };
-    const auto zero_point = [&](Beat& b) { b.zy = static_cast<int8_t>(static_cast<int>(rng_() % 21) - 10); };
+    const auto zero_point = [&](Beat& b) {
+        b.zy = static_cast<int8_t>(static_cast<int>(rng_() % 21) - 10);
+    };
     const auto out = send(40000, lane, zero_point, 3);
     ASSERT_FALSE(out.empty());
     const std::set<int8_t> distinct(out.begin(), out.end());
-    const auto clipped = std::count_if(out.begin(), out.end(), [](int8_t v) { return v == -128 || v == 127; });
+    const auto clipped =
+        std::count_if(out.begin(), out.end(), [](int8_t v) { return v == -128 || v == 127; });
     EXPECT_GE(distinct.size(), 250u) << "outputs do not exercise the int8 range";
     EXPECT_LT(clipped, static_cast<long>(out.size() / 3)) << "mostly clipped";
 }
@@ -243,7 +248,9 @@ TEST_F(DoubleRequant, Int32EdgeThroughTheZeroPoint) {
         const double edge = (acc < 0 ? -1.0 : 1.0) * kEdges[rng_() % std::size(kEdges)];
         return Lane{acc, word_of(test::scale_near(acc, edge, static_cast<int>(rng_() % 7) - 3))};
     };
-    const auto zero_point = [&](Beat& b) { b.zy = static_cast<int8_t>(static_cast<int>(rng_() % 3) - 1); };
+    const auto zero_point = [&](Beat& b) {
+        b.zy = static_cast<int8_t>(static_cast<int>(rng_() % 3) - 1);
+    };
     const auto out = send(60000, lane, zero_point, 7);
     EXPECT_EQ(std::set<int8_t>(out.begin(), out.end()), (std::set<int8_t>{-128, 127}))
         << "both ends must occur";

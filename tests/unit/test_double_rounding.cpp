@@ -32,7 +32,9 @@ int32_t reference(int32_t acc, double s) {
     return truncate_to_int32(std::round(static_cast<double>(acc) * s));
 }
 
-int32_t integer(int32_t acc, double s) { return round_product_like_double(acc, decompose_scale(s)); }
+int32_t integer(int32_t acc, double s) {
+    return round_product_like_double(acc, decompose_scale(s));
+}
 
 TEST(DecomposeScale, HandWorkedValues) {
     EXPECT_EQ(decompose_scale(1.0), (DoubleScale{kHidden, -52}));
@@ -50,7 +52,8 @@ TEST(DecomposeScale, HandWorkedValues) {
 
 TEST(DecodeScaleWord, SignIgnoredInfinityAndNanAreHugeScales) {
     EXPECT_EQ(decode_scale_word(std::bit_cast<uint64_t>(-0.75)), decompose_scale(0.75));
-    EXPECT_EQ(decode_scale_word(std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity())), (DoubleScale{kHidden, 972}));
+    const uint64_t infinity = std::bit_cast<uint64_t>(std::numeric_limits<double>::infinity());
+    EXPECT_EQ(decode_scale_word(infinity), (DoubleScale{kHidden, 972}));
     const DoubleScale nan = decode_scale_word(std::bit_cast<uint64_t>(std::nan("")));
     EXPECT_EQ(nan.exponent, 972);
     EXPECT_EQ(round_product_like_double(1, nan), kMin);
