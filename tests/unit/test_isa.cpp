@@ -53,12 +53,13 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"wgt_s", 320, 16},   {"wgt_cb", 336, 16}};
             break;
         case Opcode::Drain:
-            body = {{"acc_base", 16, 16}, {"prm_base", 32, 8}, {"n_kb", 48, 16},
-                    {"n_y", 64, 16},      {"n_x", 80, 16},     {"acc_kb", 96, 16},
-                    {"acc_y", 112, 16},   {"acc_x", 128, 16},  {"dram_base", 160, 32},
-                    {"dram_kb", 192, 32}, {"dram_y", 224, 32}, {"dram_x", 256, 32},
-                    {"dram_b", 288, 32},  {"zy", 320, 8},      {"act_min", 328, 8},
-                    {"act_max", 336, 8}};
+            body = {{"add", 8, 1},        {"acc_base", 16, 16}, {"prm_base", 32, 8},
+                    {"n_kb", 48, 16},     {"n_y", 64, 16},      {"n_x", 80, 16},
+                    {"acc_kb", 96, 16},   {"acc_y", 112, 16},   {"acc_x", 128, 16},
+                    {"acc_add", 144, 16}, {"dram_base", 160, 32}, {"dram_kb", 192, 32},
+                    {"dram_y", 224, 32},  {"dram_x", 256, 32},  {"dram_b", 288, 32},
+                    {"zy", 320, 8},       {"act_min", 328, 8},  {"act_max", 336, 8},
+                    {"add_shift", 344, 5}};
             break;
         case Opcode::Finish: break;
     }
