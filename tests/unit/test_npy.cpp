@@ -97,15 +97,24 @@ const std::vector<std::vector<int64_t>> kShapes = {{},        {0},       {5},
 
 // ---- round trips --------------------------------------------------------------------
 
+// encode_npy's `bytes` of `t`: the header parses back to its dtype and shape, and the
+// data, `element_bytes` per element, follows it at a 64-byte aligned offset.
+template <typename Tensor>
+void check_encoded_header(const std::string& bytes, const Tensor& t, accel::NpyDtype dtype,
+                          size_t element_bytes, accel::NpyHeader& h) {
+    h = accel::parse_npy_header(bytes, "mem");
+    EXPECT_EQ(h.dtype, dtype);
+    EXPECT_EQ(h.shape, t.shape);
+    EXPECT_EQ(h.data_offset % 64, 0u);
+    ASSERT_EQ(bytes.size(), h.data_offset + element_bytes * t.size());
+}
+
 TEST(Npy, EncodeThenParseHeaderInt8) {
     for (const auto& shape : kShapes) {
         const TensorI8 t = make_i8(shape);
         const std::string bytes = accel::encode_npy(t);
-        const accel::NpyHeader h = accel::parse_npy_header(bytes, "mem");
-        EXPECT_EQ(h.dtype, accel::NpyDtype::Int8);
-        EXPECT_EQ(h.shape, shape);
-        EXPECT_EQ(h.data_offset % 64, 0u);
-        ASSERT_EQ(bytes.size(), h.data_offset + t.size());
+        accel::NpyHeader h;
+        ASSERT_NO_FATAL_FAILURE(check_encoded_header(bytes, t, accel::NpyDtype::Int8, 1, h));
         for (size_t i = 0; i < t.size(); ++i) {
             EXPECT_EQ(static_cast<int8_t>(bytes[h.data_offset + i]), t.data[i]);
         }
@@ -115,11 +124,8 @@ TEST(Npy, EncodeThenParseHeaderInt8) {
 TEST(Npy, EncodeThenParseHeaderInt32) {
     for (const auto& shape : kShapes) {
         const TensorI32 t = make_i32(shape);
-        const std::string bytes = accel::encode_npy(t);
-        const accel::NpyHeader h = accel::parse_npy_header(bytes, "mem");
-        EXPECT_EQ(h.dtype, accel::NpyDtype::Int32);
-        EXPECT_EQ(h.shape, shape);
-        EXPECT_EQ(bytes.size(), h.data_offset + 4 * t.size());
+        accel::NpyHeader h;
+        check_encoded_header(accel::encode_npy(t), t, accel::NpyDtype::Int32, 4, h);
     }
 }
 
