@@ -47,8 +47,8 @@ module axi_read_arbiter (
 
     assign m_arid_o     = sel;
     assign m_arvalid_o  = s_ar_valid_i[sel];
-    assign m_araddr_o   = s_ar_addr_i[32*sel +: 32];
-    assign m_arlen_o    = s_ar_len_i[8*sel +: 8];
+    assign m_araddr_o   = sel ? s_ar_addr_i[63:32] : s_ar_addr_i[31:0];
+    assign m_arlen_o    = sel ? s_ar_len_i[15:8] : s_ar_len_i[7:0];
     assign s_ar_ready_o = {m_arready_i && sel, m_arready_i && !sel};
 
     always_ff @(posedge clk_i) begin
