@@ -154,31 +154,24 @@ module accel_top #(
         .push_i(dr2cp_push), .pop_i(dr2cp_pop), .avail_o(dr2cp_avail), .overflow_o(dr2cp_overflow));
 
     // ---------------------------------------------------------------- AXI read side
-    logic fetch_ar_valid, fetch_ar_ready, fetch_r_valid, fetch_r_ready, fetch_r_last;
+    // Fetch and load share the read channel; both see every R beat (m_axi_r{data,resp,last})
+    // and take those whose r_valid the arbiter raises for them.
+    logic fetch_ar_valid, fetch_ar_ready, fetch_r_valid, fetch_r_ready;
     logic [31:0] fetch_ar_addr;
     logic [7:0] fetch_ar_len;
-    logic [DW-1:0] fetch_r_data;
-    logic [1:0] fetch_r_resp;
-    logic load_ar_valid, load_ar_ready, load_r_valid, load_r_ready, load_r_last;
+    logic load_ar_valid, load_ar_ready, load_r_valid, load_r_ready;
     logic [31:0] load_ar_addr;
     logic [7:0] load_ar_len;
-    logic [DW-1:0] load_r_data;
-    logic [1:0] load_r_resp;
 
-    axi_read_arbiter #(.DW(DW)) u_read_arbiter (
+    axi_read_arbiter u_read_arbiter (
         .clk_i, .rst_i,
-        .s0_ar_valid_i(fetch_ar_valid), .s0_ar_ready_o(fetch_ar_ready),
-        .s0_ar_addr_i(fetch_ar_addr), .s0_ar_len_i(fetch_ar_len),
-        .s0_r_valid_o(fetch_r_valid), .s0_r_ready_i(fetch_r_ready), .s0_r_data_o(fetch_r_data),
-        .s0_r_resp_o(fetch_r_resp), .s0_r_last_o(fetch_r_last),
-        .s1_ar_valid_i(load_ar_valid), .s1_ar_ready_o(load_ar_ready),
-        .s1_ar_addr_i(load_ar_addr), .s1_ar_len_i(load_ar_len),
-        .s1_r_valid_o(load_r_valid), .s1_r_ready_i(load_r_ready), .s1_r_data_o(load_r_data),
-        .s1_r_resp_o(load_r_resp), .s1_r_last_o(load_r_last),
+        .s_ar_valid_i({load_ar_valid, fetch_ar_valid}),
+        .s_ar_ready_o({load_ar_ready, fetch_ar_ready}),
+        .s_ar_addr_i({load_ar_addr, fetch_ar_addr}), .s_ar_len_i({load_ar_len, fetch_ar_len}),
+        .s_r_valid_o({load_r_valid, fetch_r_valid}), .s_r_ready_i({load_r_ready, fetch_r_ready}),
         .m_arid_o(m_axi_arid), .m_araddr_o(m_axi_araddr), .m_arlen_o(m_axi_arlen),
         .m_arvalid_o(m_axi_arvalid), .m_arready_i(m_axi_arready),
-        .m_rid_i(m_axi_rid), .m_rdata_i(m_axi_rdata), .m_rresp_i(m_axi_rresp),
-        .m_rlast_i(m_axi_rlast), .m_rvalid_i(m_axi_rvalid), .m_rready_o(m_axi_rready));
+        .m_rid_i(m_axi_rid), .m_rvalid_i(m_axi_rvalid), .m_rready_o(m_axi_rready));
     assign m_axi_arsize = 3'($clog2(BEAT_BYTES));
     assign m_axi_arburst = 2'b01;  // INCR
     assign m_axi_awsize = 3'($clog2(BEAT_BYTES));
@@ -229,7 +222,7 @@ module accel_top #(
         .insn_count_i(insn_count),
         .ar_valid_o(fetch_ar_valid), .ar_ready_i(fetch_ar_ready), .ar_addr_o(fetch_ar_addr),
         .ar_len_o(fetch_ar_len), .r_valid_i(fetch_r_valid), .r_ready_o(fetch_r_ready),
-        .r_data_i(fetch_r_data), .r_resp_i(fetch_r_resp), .r_last_i(fetch_r_last),
+        .r_data_i(m_axi_rdata), .r_resp_i(m_axi_rresp), .r_last_i(m_axi_rlast),
         .insn_o(dispatch_insn), .load_push_o(load_push), .gemm_push_o(gemm_push),
         .drain_push_o(drain_push), .load_full_i(load_full), .gemm_full_i(gemm_full),
         .drain_full_i(drain_full), .finished_o(fetch_finished), .err_o(fetch_err),
@@ -243,7 +236,7 @@ module accel_top #(
         .next_avail_i(cp2ld_avail), .next_pop_o(cp2ld_pop), .next_push_o(ld2cp_push),
         .ar_valid_o(load_ar_valid), .ar_ready_i(load_ar_ready), .ar_addr_o(load_ar_addr),
         .ar_len_o(load_ar_len), .r_valid_i(load_r_valid), .r_ready_o(load_r_ready),
-        .r_data_i(load_r_data), .r_resp_i(load_r_resp), .r_last_i(load_r_last),
+        .r_data_i(m_axi_rdata), .r_resp_i(m_axi_rresp), .r_last_i(m_axi_rlast),
         .inp_we_o(inp_we), .inp_waddr_o(inp_waddr), .inp_wdata_o(inp_wdata),
         .wgt_we_o(wgt_we), .wgt_waddr_o(wgt_waddr), .wgt_wdata_o(wgt_wdata),
         .bias_we_o(bias_we), .bias_waddr_o(bias_waddr), .bias_wdata_o(bias_wdata),

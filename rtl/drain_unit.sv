@@ -11,6 +11,12 @@
 // only in cycles where acc_gnt_i is high (compute has priority on the ACC port); the
 // writer reserves a buffer slot for every beat read, so nothing downstream stalls.
 //
+// Add mode (the instruction's `add` bit): each beat reads two ACC entries, a and
+// a + acc_add, on two granted reads; add_operands rescales both with QUANT lanes 0 and 1
+// and sums them, and the sum goes through the same requant, with lane 2, broadcast. The
+// writer sees the same beats as in the plain mode. An instruction's beats are all of one
+// mode, and the next starts only once they are written, so the two paths never meet.
+//
 // Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
 // after every B response of the instruction arrived. A B response with an error pulses
 // err_o (BUS_ERROR), stops reading, lets the bursts already formed finish on the bus,
@@ -65,7 +71,8 @@ module drain_unit #(
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
-    localparam int QUANT_BEAT_W = accel_isa_pkg::QUANT_LANE_W * BEAT_BYTES;  // a beat's lanes
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W;  // a QUANT lane
+    localparam int QUANT_BEAT_W = QL * BEAT_BYTES;     // a beat's lanes
     localparam int CW = (BPC > 1) ? $clog2(BPC) : 1;
     localparam int BW = (BATCH > 1) ? $clog2(BATCH) : 1;
     localparam int TW = (BPE > 1) ? $clog2(BPE) : 1;
@@ -77,6 +84,9 @@ module drain_unit #(
     end
     if (BEAT_BYTES < 1 || BLOCK_OUT % BEAT_BYTES != 0) begin : g_bad_beat
         $error("drain_unit: BEAT_BYTES must divide BLOCK_OUT");
+    end
+    if (BLOCK_OUT < 3) begin : g_bad_add_lanes
+        $error("drain_unit: add mode takes its three rescalings from QUANT lanes 0-2");
     end
     if (ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 256)
     begin : g_bad_depth
@@ -90,6 +100,9 @@ module drain_unit #(
     logic [PRM_AW-1:0] prm_base;
     logic [31:0] dram_base, dram_kb, dram_y, dram_x, dram_b;
     logic [7:0]  zy, act_min, act_max;
+    logic        add_mode;
+    logic [ACC_AW-1:0] acc_add;
+    logic [accel_isa_pkg::DRAIN_ADD_SHIFT_W-1:0] add_shift;
 
     accel_isa_pkg::drain_insn_t d;  // the head instruction, decoded
     assign d         = insn_i;
@@ -111,6 +124,9 @@ module drain_unit #(
     assign zy        = d.zy;
     assign act_min   = d.act_min;
     assign act_max   = d.act_max;
+    assign add_mode  = d.add;
+    assign acc_add   = d.acc_add[ACC_AW-1:0];
+    assign add_shift = d.add_shift;
 
     // The opcode, the flags drain has no use for and the reserved bits (fetch checked
     // them), and the ACC/PRM address bits above the buffers' sizes (range checked).
@@ -180,11 +196,20 @@ module drain_unit #(
     assign last_kb = (kb_q == n_kb - 16'd1);
     assign last_beat = last_c && last_b && last_x && last_y && last_kb;
 
+    // second_q: in add mode, the next read is the beat's second operand. A beat fires
+    // (the sequencer moves on and the writer reserves its slot) on its last read.
+    logic second_q, granted;
     assign acc_re_o      = (state_q == S_RUN) && wr_addr_ready;
     assign quant_re_o    = acc_re_o;  // QUANT is drain's alone: read alongside, always
-    assign acc_raddr_o   = a_x_q;
+    assign acc_raddr_o   = second_q ? a_x_q + acc_add : a_x_q;
     assign quant_raddr_o = prm_q;
-    assign fire          = acc_re_o && acc_gnt_i;
+    assign granted       = acc_re_o && acc_gnt_i;
+    assign fire          = granted && (!add_mode || second_q);
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i || start) second_q <= 1'b0;
+        else if (granted && add_mode) second_q <= !second_q;
+    end
 
     // Next addresses one level up: a new kb, y or x restarts every level below it.
     logic [31:0]       d_kb_n, d_y_n, d_x_n;
@@ -238,22 +263,38 @@ module drain_unit #(
     // ---------------------------------------------------------------- requantize
     // The read data arrives the cycle after a granted read; the tag says which beat of
     // the entry (t) and which lanes of QUANT (c) it was for.
-    logic          rd_v_q;
+    // rd_first_q: the data is an add-mode beat's first operand, kept in first_q.
+    logic          rd_v_q, rd_first_q;
     logic [TW-1:0] rd_t_q;
     logic [CW-1:0] rd_c_q;
     always_ff @(posedge clk_i) begin
-        if (rst_i) rd_v_q <= 1'b0;
-        else rd_v_q <= fire;
+        if (rst_i) {rd_v_q, rd_first_q} <= '0;
+        else {rd_v_q, rd_first_q} <= {fire, granted && add_mode && !second_q};
         rd_t_q <= t_q;
         rd_c_q <= c_q;
     end
 
+    logic [32*BEAT_BYTES-1:0] beat_acc, first_q;  // the beat's lanes of the entry read
+    assign beat_acc = acc_rdata_i[32*BEAT_BYTES*rd_t_q +: 32*BEAT_BYTES];
+    always_ff @(posedge clk_i) begin
+        if (rd_first_q) first_q <= beat_acc;
+    end
+
+    logic                     sum_valid;
+    logic [32*BEAT_BYTES-1:0] sum;
+    logic [QL-1:0]            sum_quant;  // the output's rescaling, lane 2
+    add_operands #(.LANES(BEAT_BYTES), .TAG_W(QL)) u_add_operands (
+        .clk_i, .rst_i, .valid_i(rd_v_q && add_mode), .acc1_i(first_q), .acc2_i(beat_acc),
+        .quant_i(quant_rdata_i[0 +: 2*QL]), .shift_i(add_shift), .tag_i(quant_rdata_i[2*QL +: QL]),
+        .valid_o(sum_valid), .sum_o(sum), .tag_o(sum_quant));
+
     logic          rq_valid;
     logic [DW-1:0] rq_q;
     requant #(.LANES(BEAT_BYTES)) u_requant (
-        .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q),
-        .acc_i(acc_rdata_i[32*BEAT_BYTES*rd_t_q +: 32*BEAT_BYTES]),
-        .quant_i(quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W]),
+        .clk_i, .rst_i, .en_i(1'b1), .valid_i((rd_v_q && !add_mode) || sum_valid),
+        .acc_i(sum_valid ? sum : beat_acc),
+        .quant_i(sum_valid ? {BEAT_BYTES{sum_quant}}
+                           : quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W]),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(rq_valid), .q_o(rq_q));
 

@@ -149,7 +149,9 @@ module insn_check #(
                         misaligned(64'(d.dram_base)) || misaligned(64'(d.dram_kb)) ||
                         misaligned(64'(d.dram_y)) || misaligned(64'(d.dram_x)) ||
                         misaligned(64'(d.dram_b));
-        d_acc_max = 64'(d.acc_base) + reach(64'(d_n_kb_m1), 64'(d.acc_kb)) +
+        // in add mode the second operands lie acc_add entries past the first
+        d_acc_max = 64'(d.acc_base) + (d.add ? 64'(d.acc_add) : 64'd0) +
+                    reach(64'(d_n_kb_m1), 64'(d.acc_kb)) +
                     reach(64'(d_n_y_m1), 64'(d.acc_y)) + reach(64'(d_n_x_m1), 64'(d.acc_x));
         d_prm_max = 64'(d.prm_base) + 64'(d_n_kb_m1);
         drain_range = d_acc_max >= ACC_D || d_prm_max >= PRM_D;

@@ -13,15 +13,12 @@
 // the last result while valid_o is low. zy/act_min/act_max travel down the pipeline
 // with their lanes, so they may change from one input to the next.
 //
-// Stages: 0 input registers (the accumulator left-shifted on its way in, so the shift
-// costs no stage), 1 the 32x32 -> 64 product (so a DSP can absorb stages 0-1), 2 SRDHM
-// rounding, 3 RDBPOT, 4 zero point and clamp.
+// Stages: 0-3 MBQM (rtl/mbqm_lane.sv), 4 zero point and clamp.
 `default_nettype none
 
 module requant #(
     parameter int LANES = 8,  // lanes processed per cycle (>= 1)
-    localparam int QL = accel_isa_pkg::QUANT_LANE_W,
-    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W
 ) (
     input  wire logic                 clk_i,
     input  wire logic                 rst_i,
@@ -73,25 +70,6 @@ module requant #(
     assign min_s = 33'(signed'(prm_q[24*(LATENCY-2) + 8 +: 8]));
     assign max_s = 33'(signed'(prm_q[24*(LATENCY-2) + 16 +: 8]));
 
-    // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
-    // nudge = p >= 0 ? 2^30 : 1 - 2^30. For p < 0 that is
-    // ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), and for p >= 0 it is
-    // floor((p + 2^30) / 2^31) too: so SRDHM = p[63:31] + p[30], an arithmetic
-    // shift plus a rounding bit. Every product but 2^62 (INT32_MIN * INT32_MIN,
-    // which saturates) lies in (-2^62, 2^62), so bits [62:30] are all that matter
-    // (stage 1 keeps them).
-
-    // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
-    // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
-    function automatic logic signed [31:0] rdbpot(input logic signed [31:0] x,
-                                                  input logic [EW-1:0] e);
-        logic [31:0] mask, remainder, threshold;
-        mask      = (32'd1 << e) - 32'd1;
-        remainder = x & mask;
-        threshold = (mask >> 1) + {31'd0, x[31]};
-        rdbpot    = (x >>> e) + ((remainder > threshold) ? 32'sd1 : 32'sd0);
-    endfunction
-
     // zy + RDBPOT in 33 bits (cannot overflow), clamped before narrowing.
     function automatic logic [7:0] clamp(input logic signed [31:0] r,
                                          input logic signed [32:0] zy,
@@ -105,38 +83,13 @@ module requant #(
     endfunction
 
     for (genvar j = 0; j < LANES; j++) begin : g_lane
-        logic               left;          // the lane's shift: direction and amount
-        logic      [EW-1:0] amount;
-        logic signed [31:0] a0_q, m0_q;    // stage 0: operands, a0 = acc << l
-        logic      [EW-1:0] e0_q, e1_q, e2_q;  // right-shift amount r, stages 0-2
-        logic        [32:0] p1_q;          // stage 1: product bits [62:30]
-        logic               sat1_q;        // stage 1: INT32_MIN * INT32_MIN
-        logic signed [31:0] x2_q;          // stage 2: SRDHM
-        logic signed [31:0] r3_q;          // stage 3: RDBPOT
-        logic        [7:0]  q4_q;          // stage 4: clamped int8
-
-        assign left   = quant_i[QL*j + accel_isa_pkg::QUANT_LEFT_LO];
-        assign amount = quant_i[QL*j + accel_isa_pkg::QUANT_AMOUNT_LO +: EW];
-
+        logic signed [31:0] r3;    // stages 0-3: MBQM
+        logic        [7:0]  q4_q;  // stage 4: clamped int8
+        mbqm_lane u_mbqm (.clk_i, .ld_i(ld[3:0]), .acc_i(acc_i[32*j +: 32]),
+                          .quant_i(quant_i[QL*j +: QL]), .x_o(r3));
         always_ff @(posedge clk_i) begin
-            if (ld[0]) begin
-                a0_q <= acc_i[32*j +: 32] << (left ? amount : EW'(0));  // wraps, as TFLite
-                m0_q <= quant_i[QL*j +: 32];
-                e0_q <= left ? EW'(0) : amount;
-            end
-            if (ld[1]) begin
-                p1_q   <= 33'((64'(a0_q) * 64'(m0_q)) >>> 30);
-                sat1_q <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
-                e1_q   <= e0_q;
-            end
-            if (ld[2]) begin
-                x2_q <= sat1_q ? 32'sh7fffffff : signed'(p1_q[32:1] + {31'd0, p1_q[0]});
-                e2_q <= e1_q;
-            end
-            if (ld[3]) r3_q <= rdbpot(x2_q, e2_q);
-            if (ld[4]) q4_q <= clamp(r3_q, zy_s, min_s, max_s);
+            if (ld[4]) q4_q <= clamp(r3, zy_s, min_s, max_s);
         end
-
         assign q_o[8*j +: 8] = q4_q;
     end
 endmodule

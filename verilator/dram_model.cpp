@@ -163,10 +163,7 @@ inline void DramModel::accept_read(const MasterOut& m) {
     b.len = m.arlen;
     b.next = 0;
     b.done = false;
-    const bool ok = burst_ok(m.araddr, m.arlen, "AR");
-    const uint8_t injected = faults_ ? faults_->next_burst_resp(false) : kRespOkay;
-    b.resp = ok ? injected : kRespSlverr;
-    b.injected = ok && injected != kRespOkay;
+    set_response(b, "AR", false);
     ++reads_n_;
     ++read_bursts_;
 }
@@ -177,10 +174,7 @@ inline void DramModel::accept_write(const MasterOut& m) {
     b.addr = m.awaddr;
     b.len = m.awlen;
     b.received = 0;
-    const bool ok = burst_ok(m.awaddr, m.awlen, "AW");
-    const uint8_t injected = faults_ ? faults_->next_burst_resp(true) : kRespOkay;
-    b.resp = ok ? injected : kRespSlverr;
-    b.injected = ok && injected != kRespOkay;
+    set_response(b, "AW", true);
     ++writes_n_;
     ++write_bursts_;
 }

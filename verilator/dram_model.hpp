@@ -204,6 +204,15 @@ private:
         return true;
     }
     bool burst_ok(uint32_t addr, unsigned len, const char* channel);
+    // The response of burst `b` just accepted on `channel` (AR or AW): SLVERR when it
+    // breaks the protocol (burst_ok), else what the fault plan, if any, answers.
+    template <typename Burst>
+    void set_response(Burst& b, const char* channel, bool write) {
+        const bool ok = burst_ok(b.addr, b.len, channel);
+        const uint8_t injected = faults_ ? faults_->next_burst_resp(write) : kRespOkay;
+        b.resp = ok ? injected : kRespSlverr;
+        b.injected = ok && injected != kRespOkay;
+    }
     void violation(const std::string& what);
     void check_host_range(uint64_t addr, std::size_t n, const char* what) const;
     unsigned wrap(unsigned i) const { return i >= max_out_ ? i - max_out_ : i; }

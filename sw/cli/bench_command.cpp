@@ -34,6 +34,7 @@
 #include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 using Json = nlohmann::ordered_json;
@@ -49,7 +50,7 @@ struct BenchArgs {
 };
 
 po::options_description bench_options(BenchArgs& a) {
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel bench [--suite NAME | --workload FILE.yaml] [--layers L1,L2,...]\n"
         "                   [--backend verilator|fsim] [--hw HW.yaml] [--check]\n"
         "                   [--json FILE] [--timeline LAYER FILE.json]\n\n"
@@ -60,15 +61,15 @@ po::options_description bench_options(BenchArgs& a) {
         "its capacity, simulation speed and the --check result; then the totals.\n"
         "Progress goes to stderr. Exit 1 when --check found a mismatch.\n\noptions");
     d.add_options()
-        ("help,h", "show this help")
         ("suite", po::value(&a.suite), "a built-in workload (configs/workloads/NAME.yaml); "
                                        "default resnet18")
         ("workload", po::value(&a.workload), "a workload YAML file instead of a suite")
         ("layers", po::value(&a.layers), "comma-separated layer names to run, in this order "
                                          "(default: all)")
         ("backend", po::value(&a.backend), "verilator | fsim (default verilator); fsim "
-                                           "measures no cycles")
-        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+                                           "measures no cycles");
+    add_hw_option(d, a.hw);
+    d.add_options()
         ("check", po::bool_switch(&a.check), "compare every output with the golden "
                                              "reference; exit 1 on any mismatch")
         ("json", po::value(&a.json), "write the per-layer reports (conv2d --report objects, "

@@ -33,6 +33,7 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "conv2d_command.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -40,18 +41,15 @@ namespace accel::cli {
 namespace {
 
 po::options_description conv2d_options(Conv2dArgs& a) {
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel conv2d --input X.npy --weights W.npy [options] --output Y.npy\n\n"
         "Runs one TFLite-compatible int8 conv2d (docs/semantics.md).\n\noptions");
     d.add_options()
-        ("help,h", "show this help")
         ("input", po::value(&a.input), "input x, int8 [N,H,W,C] .npy (required)")
         ("weights", po::value(&a.weights), "weights w, int8 [R,S,C,K] .npy (required)")
-        ("bias", po::value(&a.bias), "bias b, int32 [K] .npy (default: zeros)")
-        ("stride", po::value(&a.stride), "S or SH,SW (default 1)")
-        ("pad", po::value(&a.pad), "P, PH,PW or PT,PB,PL,PR (default 0); padding holds the "
-                                   "input zero point")
-        ("dilation", po::value(&a.dilation), "D or DH,DW (default 1)")
+        ("bias", po::value(&a.bias), "bias b, int32 [K] .npy (default: zeros)");
+    add_geometry_options(d, a.stride, a.pad, a.dilation);
+    d.add_options()
         ("input-zero-point", po::value(&a.input_zp), "zx in [-128,127] (default 0)")
         ("output-zero-point", po::value(&a.output_zp), "zy in [-128,127] (default 0)")
         ("scale", po::value(&a.scale), "real scale in (0,2^30), converted by QuantizeMultiplier")
@@ -60,17 +58,17 @@ po::options_description conv2d_options(Conv2dArgs& a) {
         ("act-min", po::value(&a.act_min), "clamp minimum in [-128,127] (default -128)")
         ("act-max", po::value(&a.act_max), "clamp maximum in [-128,127] (default 127)")
         ("relu", po::bool_switch(&a.relu), "ReLU: act-min = output zero point")
-        ("output", po::value(&a.output), "output y, int8 [N,OH,OW,K] .npy (required)")
-        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("output", po::value(&a.output), "output y, int8 [N,OH,OW,K] .npy (required)");
+    add_hw_option(d, a.hw);
+    d.add_options()
         ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
         ("device", po::value(&a.device), (std::string("run on a board instead of --backend: ") +
                                           kDeviceSpecs).c_str())
         ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
                                              "mismatch")
-        ("report", po::value(&a.report), "write a JSON report to this file")
-        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
-        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
-                                                     "since the run started")
+        ("report", po::value(&a.report), "write a JSON report to this file");
+    add_trace_options(d, a.trace, a.trace_window, "since the run started");
+    d.add_options()
         ("timeline", po::value(&a.timeline), "write the run's unit activity as a Chrome trace "
                                              "(Perfetto, chrome://tracing; verilator backend)")
         ("faults", po::value(&a.faults), kFaultsHelp);

@@ -27,6 +27,7 @@
 #include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -41,26 +42,25 @@ struct ExecArgs {
 };
 
 po::options_description exec_options(ExecArgs& a) {
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel exec --dram IMAGE.bin --insn-addr A --insn-count N [options]\n\n"
         "Runs a raw instruction stream (docs/isa.md) on a device: IMAGE.bin is loaded at DRAM\n"
         "address 0, the device runs N instructions from address A. Exit 3 when the device\n"
         "reports an error (the error bits are named) or stops responding.\n\noptions");
     d.add_options()
-        ("help,h", "show this help")
         ("dram", po::value(&a.dram), "DRAM image, loaded at address 0 (required)")
         ("insn-addr", po::value(&a.insn_addr), "byte address of the first instruction, "
                                                "decimal or 0x hex (required)")
         ("insn-count", po::value(&a.insn_count), "instructions to run (required)")
         ("dram-size", po::value(&a.dram_size), "DRAM bytes, at least the image's size, below "
-                                               "2^32 (default: the image's size)")
-        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+                                               "2^32 (default: the image's size)");
+    add_hw_option(d, a.hw);
+    d.add_options()
         ("backend", po::value(&a.backend), "verilator | fsim (default verilator)")
         ("dump", po::value(&a.dump), "write the whole DRAM after the run to this file")
-        ("counters", po::value(&a.counters), "write the device counters as JSON to this file")
-        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
-        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
-                                                     "since the run started")
+        ("counters", po::value(&a.counters), "write the device counters as JSON to this file");
+    add_trace_options(d, a.trace, a.trace_window, "since the run started");
+    d.add_options()
         ("faults", po::value(&a.faults), kFaultsHelp)
         ("watchdog", po::value(&a.watchdog), "cycles without progress before the verilator "
                                              "device is declared hung (default 1000000)")

@@ -19,6 +19,7 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "plan_command.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -112,7 +113,7 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
 
 int run_plan(const std::vector<std::string>& args) {
     PlanArgs a;
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel plan (--input X.npy --weights W.npy | --shape N,H,W,C --kernel R,S "
         "--out-channels K)\n"
         "                  [--stride ...] [--pad ...] [--dilation ...] [--hw HW.yaml] "
@@ -120,16 +121,14 @@ int run_plan(const std::vector<std::string>& args) {
         "Shows how a conv2d layer is tiled on a hardware config, without running it.\n\n"
         "options");
     d.add_options()
-        ("help,h", "show this help")
         ("input", po::value(&a.input), "input .npy (only its shape is used)")
         ("weights", po::value(&a.weights), "weights .npy (only its shape is used)")
         ("shape", po::value(&a.shape), "input shape N,H,W,C")
         ("kernel", po::value(&a.kernel), "kernel R or R,S")
-        ("out-channels", po::value(&a.out_channels), "output channels K")
-        ("stride", po::value(&a.stride), "S or SH,SW (default 1)")
-        ("pad", po::value(&a.pad), "P, PH,PW or PT,PB,PL,PR (default 0)")
-        ("dilation", po::value(&a.dilation), "D or DH,DW (default 1)")
-        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("out-channels", po::value(&a.out_channels), "output channels K");
+    add_geometry_options(d, a.stride, a.pad, a.dilation);
+    add_hw_option(d, a.hw);
+    d.add_options()
         ("json", po::value(&a.json), "also write the plan as JSON to this file");
     if (!parse_options(args, d)) return 0;
     check_output_paths({{"--json", a.json}}, {a.input, a.weights, a.hw});

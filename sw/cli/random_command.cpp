@@ -12,6 +12,7 @@
 #include "formats/npy.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -34,11 +35,10 @@ Tensor<T> random_tensor(std::vector<int64_t> shape, uint64_t seed, int64_t lo, i
 
 int run_random(const std::vector<std::string>& args) {
     RandomArgs a;
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel random --shape D0,D1,... [--dtype int8|int32] [--seed N] "
         "[--min A] [--max B] --output T.npy\n\nWrites a uniformly random tensor.\n\noptions");
     d.add_options()
-        ("help,h", "show this help")
         ("shape", po::value(&a.shape), "comma-separated dimensions, 1 to 6 of them (required)")
         ("dtype", po::value(&a.dtype), "int8 or int32 (default int8)")
         ("seed", po::value(&a.seed), "random seed (default 1)")

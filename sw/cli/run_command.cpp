@@ -30,6 +30,7 @@
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "run_command.hpp"
+#include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -40,14 +41,14 @@ using network::Placement;
 using network::Value;
 
 po::options_description run_options(RunArgs& a) {
-    po::options_description d(
+    po::options_description d = command_options(
         "usage: accel run MODEL.tflite [options]\n\n"
         "Runs a fully int8-quantized TFLite model: its convolutions on the device, the\n"
         "other operators on the host (docs/networks.md).\n\noptions");
     d.add_options()
-        ("help,h", "show this help")
-        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
-        ("hw", po::value(&a.hw), "hardware config YAML (default: built-in default)")
+        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)");
+    add_hw_option(d, a.hw);
+    d.add_options()
         ("input", po::value(&a.input), "the model's input, an int8 .npy of its shape (float32 "
                                        "if the model quantizes its input; default: random, "
                                        "see --seed)")
@@ -57,10 +58,9 @@ po::options_description run_options(RunArgs& a) {
         ("check", po::bool_switch(&a.check), "compare every tensor a device operator writes "
                                              "with the golden reference; exit 1 at the first "
                                              "mismatch")
-        ("report", po::value(&a.report), "write a JSON report to this file")
-        ("trace", po::value(&a.trace), "write an FST waveform (verilator backend)")
-        ("trace-window", po::value(&a.trace_window), "FROM:TO: trace only the cycles [FROM, TO) "
-                                                     "of the device's runs, one after another")
+        ("report", po::value(&a.report), "write a JSON report to this file");
+    add_trace_options(d, a.trace, a.trace_window, "of the device's runs, one after another");
+    d.add_options()
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
                                             "tensor_<index>.npy (DIR must exist)");
     return d;

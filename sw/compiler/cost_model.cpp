@@ -578,18 +578,20 @@ int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
     return m.beats(run);
 }
 
-// The drain reads one beat per cycle into the burst writer, which sends a burst (AW,
-// then W) only once it is closed: the first AW follows the first burst's last address,
-// and the addresses keep ahead of the data. The DRAIN completes after the last B
-// response, a DRAM latency after its last beat.
+// The drain reads one beat per cycle (two in add mode: both operands) into the burst
+// writer, which sends a burst (AW, then W) only once it is closed: the first AW follows
+// the first burst's last address, and the addresses keep ahead of the data. The DRAIN
+// completes after the last B response, a DRAM latency after its last beat.
 int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
+    const int64_t reads = d.add ? 2 : 1;  // ACC reads per beat
+    const int64_t lead = kDrainLead + (d.add ? kAddPipeline : 0);
     Bursts w;
     w.n = ceil_div(n, run) * bursts_of(run);
     w.burst_beats = double(n) / double(w.n);
-    w.spacing = std::max<int64_t>(1, n / w.n);
-    w.first_request = start + kDrainLead + std::min(run, kMaxBurstBeats);
+    w.spacing = std::max<int64_t>(1, reads * n / w.n);
+    w.first_request = start + lead + reads * std::min(run, kMaxBurstBeats);
     m.out.bus_beats += n;
     const int64_t first = m.writes.first_beat(w);
     const int64_t alone = m.writes.alone_end(w);
@@ -598,14 +600,14 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     // at most a cycle per write beat, and every read booked where the writes alternate
     // takes a cycle of it.
     const int64_t waits = m.running[0].compete(first, n);
-    const int64_t reads = m.bus.booked_in(first, first + 2 * n);
+    const int64_t bus_reads = m.bus.booked_in(first, first + 2 * n);
     const int64_t booked = m.writes.stream(m.bus, w, alone);
     const int64_t data_end =
         std::max({alone, std::min(booked, first + n + (waits > 0 ? waits : n)),
-                  first + n + std::min(n, reads)});
+                  first + n + std::min(n, bus_reads), start + lead + reads * n});
     const int64_t end = data_end + m.latency() + kDrainTail;
     m.running[2].open(i, first, data_end, n, end);
-    m.drain_reads = DrainReads{start + 1, n, data_end - (start + 1 + n)};
+    m.drain_reads = DrainReads{start + 1, reads * n, data_end - (start + 1 + reads * n)};
     return end;
 }
 

@@ -126,10 +126,14 @@ std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParam
     return mem;
 }
 
-int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw) {
+int64_t activation_entries(const std::vector<int64_t>& nhwc, const HwParams& hw) {
     const int64_t nb = (nhwc[0] + hw.batch - 1) / hw.batch;
     const int64_t cb = (nhwc[3] + hw.block_in - 1) / hw.block_in;
-    return nb * cb * nhwc[1] * nhwc[2] * hw.inp_entry_bytes;
+    return nb * cb * nhwc[1] * nhwc[2];
+}
+
+int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw) {
+    return activation_entries(nhwc, hw) * hw.inp_entry_bytes;
 }
 
 // [NB][CB][H][W][b][i], the index of element (n, h, w, c).

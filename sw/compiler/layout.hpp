@@ -27,6 +27,7 @@ void pack_constants(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPr
 // C zero-padded. It is at once the input layout of a conv2d without host-side padding
 // and, when block_in == block_out, the output layout of one: a network's activations
 // go from one device operator to the next as they lie.
+int64_t activation_entries(const std::vector<int64_t>& nhwc, const HwParams& hw);
 int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw);
 std::vector<uint8_t> pack_activation(const TensorI8& x, const HwParams& hw);
 TensorI8 unpack_activation(std::span<const uint8_t> bytes, const std::vector<int64_t>& nhwc,

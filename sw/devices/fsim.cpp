@@ -474,15 +474,24 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
         const int32_t* multiplier = p + bo;
         // Out-of-range shifts clamp, as the load unit stores them (docs/isa.md, DRAIN).
         for (uint32_t o = 0; o < bo; ++o) shift[o] = isa::prm_shift(p[2 * bo + o]);
+        // The int32 a lane sends to the zero point and clamp: its own requantization, or
+        // in add mode the sum of both operands rescaled by lanes 0 and 1, rescaled by
+        // lane 2 (every shift by `add_shift` wraps in int32, as TFLite's does).
+        auto requantized = [&](const uint32_t* acc1, const uint32_t* acc2, uint32_t o) {
+            if (!d.add) return mbqm(static_cast<int32_t>(acc1[o]), multiplier[o], shift[o]);
+            const int32_t sum = rescaled_sum(
+                static_cast<int32_t>(acc1[o]), static_cast<int32_t>(acc2[o]),
+                static_cast<int>(d.add_shift), {multiplier[0], shift[0]}, {multiplier[1], shift[1]});
+            return mbqm(sum, multiplier[2], shift[2]);
+        };
         for (uint32_t y = 0; y < d.n_y; ++y) {
             for (uint32_t x = 0; x < d.n_x; ++x) {
                 const uint32_t a = d.acc_base + kb * d.acc_kb + y * d.acc_y + x * d.acc_x;
                 for (uint32_t b = 0; b < batch; ++b) {
-                    const uint32_t* acc = acc_.data() + (size_t{a} * batch + b) * bo;
+                    const uint32_t* acc1 = acc_.data() + (size_t{a} * batch + b) * bo;
+                    const uint32_t* acc2 = d.add ? acc1 + size_t{d.acc_add} * batch * bo : acc1;
                     for (uint32_t o = 0; o < bo; ++o) {
-                        const int32_t q =
-                            mbqm(static_cast<int32_t>(acc[o]), multiplier[o], shift[o]);
-                        const int64_t v = int64_t{d.zy} + q;  // 33 bits, then the clamp
+                        const int64_t v = int64_t{d.zy} + requantized(acc1, acc2, o);  // 33 bits
                         out[o] = static_cast<int8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }
                     std::memcpy(&dram_[addr_of(kb, y, x, b)], out.data(), bo);

@@ -41,8 +41,8 @@ uint64_t gemm_cycles(const isa::Gemm& g) {
 }
 
 uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
-    // Each image's entry is its own burst in the worst case.
-    const uint64_t beats = ceil_div(hw.block_out, hw.beat_bytes);
+    // Each image's entry is its own burst in the worst case; add mode reads ACC twice a beat.
+    const uint64_t beats = ceil_div(hw.block_out, hw.beat_bytes) * (d.add ? 2 : 1);
     const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
     const uint64_t images = mul(isa::drain_entries(d), hw.batch);
     return add(mul(images, per_image), kFixed);

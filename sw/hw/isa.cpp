@@ -101,6 +101,7 @@ void visit_fields(Self& t, F&& f) {
         f("wgt_s", 320, kSramAddrBits, t.wgt_s);
         f("wgt_cb", 336, kSramAddrBits, t.wgt_cb);
     } else if constexpr (std::is_same_v<T, Drain>) {
+        f("add", 8, 1, t.add);
         f("acc_base", 16, kSramAddrBits, t.acc_base);
         f("prm_base", 32, kPrmAddrBits, t.prm_base);
         f("n_kb", 48, kExtentBits, t.n_kb);
@@ -109,6 +110,7 @@ void visit_fields(Self& t, F&& f) {
         f("acc_kb", 96, kSramAddrBits, t.acc_kb);
         f("acc_y", 112, kSramAddrBits, t.acc_y);
         f("acc_x", 128, kSramAddrBits, t.acc_x);
+        f("acc_add", 144, kSramAddrBits, t.acc_add);
         f("dram_base", 160, kDramAddrBits, t.dram_base);
         f("dram_kb", 192, kDramAddrBits, t.dram_kb);
         f("dram_y", 224, kDramAddrBits, t.dram_y);
@@ -117,6 +119,7 @@ void visit_fields(Self& t, F&& f) {
         f("zy", 320, 8, t.zy);
         f("act_min", 328, 8, t.act_min);
         f("act_max", 336, 8, t.act_max);
+        f("add_shift", 344, kAddShiftBits, t.add_shift);
     }
 }
 

@@ -73,6 +73,10 @@ struct Drain {
     uint32_t acc_kb = 0, acc_y = 0, acc_x = 0;
     uint32_t dram_base = 0, dram_kb = 0, dram_y = 0, dram_x = 0, dram_b = 0;
     int8_t zy = 0, act_min = -128, act_max = 127;
+    // Add mode (docs/isa.md, "DRAIN"): each output sums two entries, ACC[a] and
+    // ACC[a + acc_add], each rescaled by its own PRM lane after a left shift.
+    bool add = false;
+    uint32_t acc_add = 0, add_shift = 0;
 };
 
 struct Finish {};

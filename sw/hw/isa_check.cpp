@@ -56,8 +56,9 @@ ErrorCode check_drain(const Drain& d, const HwParams& hw) {
         !aligned(d.dram_y, beat) || !aligned(d.dram_x, beat) || !aligned(d.dram_b, beat)) {
         return ErrorCode::IllegalInstruction;
     }
-    const Nest acc = Nest(d.acc_base).loop(d.n_kb, d.acc_kb).loop(d.n_y, d.acc_y)
-                         .loop(d.n_x, d.acc_x);
+    // In add mode the second operands lie acc_add entries past the first.
+    const Nest acc = Nest(uint64_t{d.acc_base} + (d.add ? d.acc_add : 0))
+                         .loop(d.n_kb, d.acc_kb).loop(d.n_y, d.acc_y).loop(d.n_x, d.acc_x);
     const Nest prm = Nest(d.prm_base).loop(d.n_kb, 1);
     return acc.fits(hw.acc_depth) && prm.fits(hw.prm_depth) ? ErrorCode::Ok
                                                              : ErrorCode::SramRange;

@@ -13,6 +13,7 @@ constexpr unsigned kKernelExtentBits = 8;   // GEMM's n_r and n_s
 constexpr unsigned kPrmAddrBits = 8;        // prm_base
 constexpr unsigned kPadBits = 8;            // LOAD's pad_top, pad_bottom, pad_left, pad_right
 constexpr unsigned kDramAddrBits = 32;      // DRAM bases and strides, in bytes
+constexpr unsigned kAddShiftBits = 5;       // DRAIN's add_shift: a left shift of an int32
 
 // The largest value a field of `width` bits holds.
 constexpr uint64_t field_max(unsigned width) { return (uint64_t{1} << width) - 1; }

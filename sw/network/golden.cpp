@@ -126,11 +126,7 @@ Value Evaluation::run() const {
         case OpKind::Conv2d: return conv();
         case OpKind::FullyConnected: return fully_connected();
         case OpKind::DepthwiseConv2d: return depthwise();
-        case OpKind::Add: {
-            const AddParams p = prepare_add(quant_params(in(0)), quant_params(in(1)),
-                                            quant_params(out()), fused_activation(op_.activation));
-            return Value::of(add(p, i8(0), i8(1)));
-        }
+        case OpKind::Add: return Value::of(add(add_params(m_, op_), i8(0), i8(1)));
         case OpKind::MaxPool2d:
         case OpKind::AveragePool2d: return pool();
         case OpKind::Mean: {

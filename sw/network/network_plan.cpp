@@ -211,6 +211,16 @@ const char* placement_name(Placement p) {
     return "?";
 }
 
+bool add_on_device(const Model& m, const Operator& op) {
+    if (op.kind != OpKind::Add || op.inputs.size() != 2) return false;
+    const std::vector<int64_t>& shape = m.tensor(op.outputs[0]).shape;
+    if (shape.size() != 4 && shape.size() != 2) return false;
+    for (int t : op.inputs) {
+        if (t < 0 || m.tensor(t).is_constant() || m.tensor(t).shape != shape) return false;
+    }
+    return true;
+}
+
 std::vector<int64_t> nhwc_of(const std::vector<int64_t>& s) {
     if (s.size() == 4) return s;
     if (s.size() == 2) return {s[0], 1, 1, s[1]};
@@ -269,6 +279,14 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
                                             graph::op_kind_name(op.kind), e.what()));
                 }
             }
+        } else if (on_device && op.kind == OpKind::Add && add_on_device(m, op)) {
+            step.placement = Placement::Device;
+            try {
+                step.add = AddOnDevice{add_params(m, op), op.inputs[0], op.inputs[1],
+                                       activation_entries(nhwc_of(m.tensor(op.outputs[0]).shape), hw)};
+            } catch (const Error& e) {
+                throw Error(fmt::format("operator {} (ADD): {}", op.index, e.what()));
+            }
         } else if (op.kind == OpKind::Reshape) {
             step.placement = Placement::Folded;
             plan.storage[static_cast<size_t>(op.outputs[0])] = plan.storage[static_cast<size_t>(op.inputs[0])];
@@ -294,7 +312,12 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     for (const Step& s : plan.steps) {
         if (s.placement != Placement::Device) continue;
         const Operator& op = m.operators[static_cast<size_t>(s.op)];
-        touch(s.convs.front().input, s.op);
+        if (s.add) {
+            touch(s.add->input1, s.op);
+            touch(s.add->input2, s.op);
+        } else {
+            touch(s.convs.front().input, s.op);
+        }
         touch(op.outputs[0], s.op);
     }
     for (auto& [t, l] : live) {

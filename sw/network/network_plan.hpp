@@ -13,6 +13,7 @@
 #include "compiler/plan.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_params.hpp"
+#include "ops/add.hpp"
 #include "ops/conv2d.hpp"
 
 namespace accel::network {
@@ -39,12 +40,21 @@ struct ConvLayer {
     Conv2dPlan plan;            // when placed on the device
 };
 
+// A device ADD: two activations of the output's shape, element-wise over the entries of
+// their blocked layout (compiler/add_program.hpp).
+struct AddOnDevice {
+    AddParams params;
+    int input1 = -1, input2 = -1;
+    int64_t entries = 0;
+};
+
 struct Step {
     int op = 0;  // index into Model::operators
     Placement placement = Placement::Host;
     // A CONV_2D's layer (also on the host, for its MACs); a device DEPTHWISE_CONV_2D's
     // channel blocks. Empty for every other operator.
     std::vector<ConvLayer> convs;
+    std::optional<AddOnDevice> add;  // a device ADD
 };
 
 struct ArenaSlot {
@@ -78,6 +88,10 @@ bool depthwise_on_device(const graph::Model& model, const graph::Operator& op);
 // per-channel requantization) with block_in times the MACs.
 std::vector<ConvLayer> depthwise_blocks(const graph::Model& model, const graph::Operator& op,
                                         const HwParams& hw);
+
+// Whether the device runs an ADD: two activations (not constants) of the output's
+// shape, 4-D or 2-D: no broadcasting.
+bool add_on_device(const graph::Model& model, const graph::Operator& op);
 
 // `on_device` false plans every operator for the host (the ref backend). Throws
 // accel::Error naming the operator when a device operator cannot be planned.

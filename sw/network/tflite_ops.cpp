@@ -116,4 +116,10 @@ std::vector<int32_t> conv_bias(const Model& m, const Operator& op, int64_t k) {
     return b;
 }
 
+AddParams add_params(const graph::Model& m, const graph::Operator& add) {
+    return prepare_add(quant_params(m.tensor(add.inputs.at(0))),
+                       quant_params(m.tensor(add.inputs.at(1))),
+                       quant_params(m.tensor(add.outputs.at(0))), fused_activation(add.activation));
+}
+
 }  // namespace accel::network

@@ -8,6 +8,7 @@
 #include "base/tensor.hpp"
 #include "graph/model.hpp"
 #include "ops/activation.hpp"
+#include "ops/add.hpp"
 #include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
 
@@ -42,6 +43,9 @@ struct Requant {
 // output scale as TFLite's QuantizeMultiplier; the fused activation as TFLite's quantized
 // activation range.
 Requant conv_requant(const graph::Model& m, const graph::Operator& op);
+
+// An ADD's rescalings and activation range, as TFLite's Prepare computes them.
+AddParams add_params(const graph::Model& m, const graph::Operator& add);
 
 // The int32 bias of K output channels; zeros when the operator has none.
 std::vector<int32_t> conv_bias(const graph::Model& m, const graph::Operator& op, int64_t k);

@@ -61,11 +61,10 @@ Broadcast broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int6
 }
 
 int8_t add_one(const AddParams& p, int8_t a, int8_t b) {
-    const int32_t shifted1 = wrapping_mul(wrapping_add(p.input1_offset, a), 1 << p.left_shift);
-    const int32_t shifted2 = wrapping_mul(wrapping_add(p.input2_offset, b), 1 << p.left_shift);
-    const int32_t scaled1 = mbqm(shifted1, p.input1_multiplier, p.input1_shift);
-    const int32_t scaled2 = mbqm(shifted2, p.input2_multiplier, p.input2_shift);
-    const int32_t sum = wrapping_add(scaled1, scaled2);
+    const int32_t sum = rescaled_sum(wrapping_add(p.input1_offset, a),
+                                     wrapping_add(p.input2_offset, b), p.left_shift,
+                                     {p.input1_multiplier, p.input1_shift},
+                                     {p.input2_multiplier, p.input2_shift});
     const int32_t raw =
         wrapping_add(mbqm(sum, p.output_multiplier, p.output_shift), p.output_offset);
     return static_cast<int8_t>(std::clamp(raw, p.act_min, p.act_max));

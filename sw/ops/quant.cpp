@@ -34,6 +34,16 @@ int32_t mbqm(int32_t acc, int32_t multiplier, int shift) {
     return rdbpot(srdhm(scaled, multiplier), right_shift);
 }
 
+int32_t rescaled_sum(int32_t a, int32_t b, int left_shift, QuantizedMultiplier in_a,
+                     QuantizedMultiplier in_b) {
+    auto rescaled = [left_shift](int32_t x, QuantizedMultiplier q) {
+        const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
+        return mbqm(shifted, q.multiplier, q.shift);
+    };
+    return static_cast<int32_t>(static_cast<uint32_t>(rescaled(a, in_a)) +
+                                static_cast<uint32_t>(rescaled(b, in_b)));
+}
+
 QuantizedMultiplier quantize_multiplier(double scale, int max_shift) {
     if (!(scale > 0.0 && std::isfinite(scale))) {
         throw Error(fmt::format("scale {}: must be positive and finite", scale));

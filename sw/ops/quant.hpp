@@ -21,6 +21,12 @@ struct QuantizedMultiplier {
     int shift;           // [-31, 0] for scales in (0, 1), up to max_shift for scales >= 1
 };
 
+// TFLite's ADD before its output rescaling: each operand shifted left by `left_shift`
+// (wrapping) and rescaled, the two added (wrapping). Shared by the host kernel and the
+// device's add mode (docs/isa.md, DRAIN), which then apply the output's MBQM.
+int32_t rescaled_sum(int32_t a, int32_t b, int left_shift, QuantizedMultiplier in_a,
+                     QuantizedMultiplier in_b);
+
 // TFLite's QuantizeMultiplier: scale = multiplier / 2^31 * 2^shift, the frexp mantissa
 // rounded to 31 bits (a mantissa rounding up to 1.0 moves to the next power of two).
 // Scales so small that the shift would fall below -31 become {0, 0}, as in TFLite.

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "compiler/add_program.hpp"
+#include "compiler/cost_model.hpp"
 #include "compiler/layout.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/scheduler.hpp"
@@ -62,6 +64,14 @@ void relocate(PlacedLayer& p) {
     }
 }
 
+// A device ADD in the network's DRAM: its program at `base`, then its constants.
+struct PlacedAdd {
+    uint32_t base = 0;
+    uint32_t program_bytes = 0;  // the instructions, rounded to a DRAM region
+    uint32_t insns = 0;
+    int64_t predicted_cycles = 0;
+};
+
 // The multiply-accumulates of the host operators that have any.
 int64_t host_macs(const Model& m, const Operator& op) {
     const graph::TensorDesc& y = m.tensor(op.outputs[0]);
@@ -77,8 +87,12 @@ int64_t host_macs(const Model& m, const Operator& op) {
 // by its blocks' diagonal convolutions: its MACs, and the bytes its blocks read and write
 // with only the filter's R*S*C weights.
 int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
-                             const HwConfig& hw) {
+                             const HwParams& params) {
+    const HwConfig& hw = params.config;
     if (kind == graph::OpKind::Conv2d) return roofline_cycles(s.convs.front().layer, hw);
+    if (s.add) {  // two operands read and the sum written, entry for entry
+        return roofline_cycles(0, 3 * s.add->entries * params.inp_entry_bytes, hw);
+    }
     int64_t bytes = 0;
     for (const network::ConvLayer& c : s.convs) {
         const CompulsoryBytes b = compulsory_bytes(c.layer);
@@ -103,7 +117,12 @@ private:
         return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
     }
     const Value& host_value(int tensor);
+    void to_device(int tensor, const std::vector<int64_t>& nhwc);
+    void place_add(const Step& s, uint64_t& at);
+    void write_add(const Step& s);
+    void count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun& rec);
     void run_device_step(const Step& s, OperatorRun& rec);
+    void run_device_convs(const Step& s, OperatorRun& rec);
     void run_host_step(const Step& s, OperatorRun& rec);
     void check_step(const Step& s);
 
@@ -114,6 +133,7 @@ private:
     const RunOptions& options_;
     std::unique_ptr<Device> device_;
     std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
+    std::map<int, PlacedAdd> adds_;                   // by step
     uint32_t arena_base_ = 0;
     std::map<int, Value> host_;          // tensors the host holds
     std::set<int> on_device_;            // tensors whose arena copy is current
@@ -125,6 +145,7 @@ void Runner::place(const DeviceFactory& make_device) {
     uint64_t at = 0;
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
+        if (s.add) place_add(s, at);
         for (const network::ConvLayer& c : s.convs) {
             PlacedLayer p;
             p.program = schedule_conv2d(c.layer, hw_, c.plan);
@@ -159,6 +180,7 @@ void Runner::place(const DeviceFactory& make_device) {
     }
     out_.constant_bytes = arena_base_;
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
+    for (const auto& [op, placed] : adds_) write_add(plan_.steps[static_cast<size_t>(op)]);
     for (auto& [op, placed] : layers_) {
         const Step& s = plan_.steps[static_cast<size_t>(op)];
         const Operator& o = m_.operators[static_cast<size_t>(op)];
@@ -176,6 +198,36 @@ void Runner::place(const DeviceFactory& make_device) {
             std::vector<uint8_t>().swap(p.constants);
         }
     }
+}
+
+// The program's size is known before the arena's place: schedule once for it, and again
+// with the addresses in write_add.
+void Runner::place_add(const Step& s, uint64_t& at) {
+    const AddProgram sized = schedule_add(s.add->params, s.add->entries, hw_, {});
+    PlacedAdd p;
+    p.base = static_cast<uint32_t>(at);
+    p.insns = static_cast<uint32_t>(sized.insns.size());
+    p.program_bytes = static_cast<uint32_t>(
+        align_dram_region(uint64_t{p.insns} * isa::kInsnBytes, hw_));
+    p.predicted_cycles = predict_cycles(sized.insns, hw_).cycles;
+    at += p.program_bytes + add_constant_bytes(hw_);
+    adds_[s.op] = p;
+}
+
+void Runner::write_add(const Step& s) {
+    const PlacedAdd& p = adds_.at(s.op);
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    const AddProgram program = schedule_add(
+        s.add->params, s.add->entries, hw_,
+        {p.base + p.program_bytes, arena_address(s.add->input1), arena_address(s.add->input2),
+         arena_address(op.outputs[0])});
+    std::vector<uint8_t> block(p.program_bytes, 0);
+    for (size_t k = 0; k < program.insns.size(); ++k) {
+        const isa::InsnWord word = isa::encode(program.insns[k]);
+        std::memcpy(block.data() + k * isa::kInsnBytes, word.data(), word.size());
+    }
+    block.insert(block.end(), program.constants.begin(), program.constants.end());
+    device_->write_dram(p.base, block);
 }
 
 // The host's copy of a tensor: read back from the arena, or a RESHAPE of another.
@@ -200,10 +252,50 @@ const Value& Runner::host_value(int tensor) {
     return host_.emplace(tensor, std::move(v)).first->second;
 }
 
+// A tensor the host holds, written into its arena slot in the device's layout.
+void Runner::to_device(int tensor, const std::vector<int64_t>& nhwc) {
+    if (on_device_.count(tensor) != 0) return;
+    TensorI8 x = host_value(tensor).as_i8();
+    x.shape = nhwc;
+    device_->write_dram(arena_address(tensor), pack_activation(x, hw_));
+    on_device_.insert(tensor);
+}
+
+// Runs one program of a device step and adds its counters to the operator's record.
+void Runner::count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun& rec) {
+    const auto start = std::chrono::steady_clock::now();
+    const DeviceCounters k = device_->run(base, insns);
+    out_.device_seconds += seconds_since(start);
+    if (k.errors != 0) {
+        throw DeviceError(fmt::format("{} reported {} running operator {} ({})", device_->name(),
+                                      isa::error_names(k.errors), s.op,
+                                      graph::op_kind_name(m_.operators[static_cast<size_t>(s.op)].kind)));
+    }
+    rec.cycles += static_cast<int64_t>(k.cycles);
+    rec.dram_read_bytes += static_cast<int64_t>(k.load_bytes + k.fetch_bytes);
+    rec.dram_write_bytes += static_cast<int64_t>(k.drain_bytes);
+}
+
 void Runner::run_device_step(const Step& s, OperatorRun& rec) {
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_);
+    if (s.add) {
+        const std::vector<int64_t> nhwc = network::nhwc_of(m_.tensor(op.outputs[0]).shape);
+        to_device(s.add->input1, nhwc);
+        to_device(s.add->input2, nhwc);
+        const PlacedAdd& p = adds_.at(s.op);
+        count_run(s, p.base, p.insns, rec);
+        rec.predicted_cycles += p.predicted_cycles;
+    } else {
+        run_device_convs(s, rec);
+    }
+    on_device_.insert(op.outputs[0]);
+    host_.erase(op.outputs[0]);
+}
+
+void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
     std::vector<PlacedLayer>& placed = layers_.at(s.op);
     const network::ConvLayer& first = s.convs.front();
-    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
     if (placed.front().staged) {  // the host lowers the model's input (lowering.hpp)
         TensorI8 x = host_value(first.input).as_i8();
         x.shape = first.input_nhwc;
@@ -212,32 +304,14 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
             build_dram_image(first.layer, hw_, p.program, x, first.weights, first.bias);
         const DramLayout& d = p.program.layout;
         device_->write_dram(p.input, std::span(image).subspan(d.input.base, d.input.bytes));
-    } else if (on_device_.count(first.input) == 0) {  // written by the host
-        TensorI8 x = host_value(first.input).as_i8();
-        x.shape = first.input_nhwc;
-        device_->write_dram(arena_address(first.input), pack_activation(x, hw_));
-        on_device_.insert(first.input);
+    } else {
+        to_device(first.input, first.input_nhwc);
     }
     for (size_t i = 0; i < placed.size(); ++i) {
         const PlacedLayer& p = placed[i];
-        const network::ConvLayer& c = s.convs[i];
-        const auto start = std::chrono::steady_clock::now();
-        const DeviceCounters k =
-            device_->run(p.base, static_cast<uint32_t>(p.program.insns.size()));
-        out_.device_seconds += seconds_since(start);
-        if (k.errors != 0) {
-            throw DeviceError(fmt::format("{} reported {} running operator {} ({})",
-                                          device_->name(), isa::error_names(k.errors), s.op,
-                                          graph::op_kind_name(op.kind)));
-        }
-        rec.cycles += static_cast<int64_t>(k.cycles);
-        rec.predicted_cycles += c.plan.predicted_cycles;
-        rec.dram_read_bytes += static_cast<int64_t>(k.load_bytes + k.fetch_bytes);
-        rec.dram_write_bytes += static_cast<int64_t>(k.drain_bytes);
+        count_run(s, p.base, static_cast<uint32_t>(p.program.insns.size()), rec);
+        rec.predicted_cycles += s.convs[i].plan.predicted_cycles;
     }
-    on_device_.insert(op.outputs[0]);
-    host_.erase(op.outputs[0]);
-    rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_.config);
 }
 
 void Runner::run_host_step(const Step& s, OperatorRun& rec) {

@@ -313,6 +313,11 @@ isa::Drain make_drain(Builder& b, const Tile& t, uint32_t kb0, uint32_t n_kb, ui
         const auto lo = static_cast<int8_t>(b.byte()), hi = static_cast<int8_t>(b.byte());
         d.act_min = std::min(lo, hi), d.act_max = std::max(lo, hi);
     }
+    if (b.chance(25)) {  // add mode: second operands j blocks on, still in the tile
+        d.add = true;
+        d.add_shift = b.uniform(0, static_cast<uint32_t>(isa::field_max(isa::kAddShiftBits)));
+        d.acc_add = b.uniform(0, t.n_kb - kb0 - n_kb) * t.acc_kb;
+    }
     return d;
 }
 

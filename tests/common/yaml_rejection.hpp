@@ -3,8 +3,10 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "base/error.hpp"
 
@@ -40,5 +42,46 @@ testing::AssertionResult rejected(Parse&& parse, const std::string& source,
     return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"" << source
                                        << ": \" or \"" << phrase << "\"";
 }
+
+// The valid text of a reader's tests edited in one place (`from` -> `to`), and a phrase
+// the reader's refusal of the edited text must contain.
+struct BadEdit {
+    const char* from;
+    const char* to;
+    const char* phrase;
+};
+
+// A strict reader under test, as the tests call it: `parse(text, source)` throws an
+// accel::Error whose message starts with "`source`: " for every text it refuses, and
+// accepts `valid`.
+class YamlReader {
+public:
+    using Parse = std::function<void(const std::string& text, const std::string& source)>;
+    YamlReader(const char* source, Parse parse, std::string valid)
+        : source_(source), parse_(std::move(parse)), valid_(std::move(valid)) {}
+
+    // The valid text with the first `from` replaced by `to`.
+    std::string with(const std::string& from, const std::string& to) const {
+        return replaced(valid_, from, to);
+    }
+
+    // The message its refusal of `text` gives, or a note that it gave none.
+    std::string error_of(const std::string& text) const {
+        return test::error_of([&] { parse_(text, source_); });
+    }
+    // Success when it refuses `text` with a message that contains `phrase`.
+    testing::AssertionResult rejects(const std::string& text, const std::string& phrase) const {
+        return rejected([&] { parse_(text, source_); }, source_, phrase);
+    }
+    testing::AssertionResult rejects(const BadEdit& edit) const {
+        return rejects(with(edit.from, edit.to), edit.phrase)
+               << " (" << edit.from << " -> " << edit.to << ")";
+    }
+
+private:
+    std::string source_;
+    Parse parse_;
+    std::string valid_;
+};
 
 }  // namespace accel::test

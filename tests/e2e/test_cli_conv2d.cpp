@@ -20,6 +20,7 @@
 #include "ops/quant.hpp"
 #include "ops/reference.hpp"
 #include "cli_runner.hpp"
+#include "conv2d_report.hpp"
 
 namespace fs = std::filesystem;
 using accel::TensorI32;
@@ -228,10 +229,7 @@ TEST_F(CliTest, DeviceBackendsAreBitExactAndReportEveryKey) {
             EXPECT_EQ(y.data.size(), static_cast<size_t>(g.N * 4 * 10 * g.K)) << tag;
             const auto report =
                 nlohmann::json::parse(accel::e2e::read_bytes(path("R_" + tag + ".json")));
-            for (const char* key :
-                 {"backend", "cycles", "predicted_cycles", "macs", "ideal_cycles",
-                  "roofline_cycles", "efficiency", "dram_read_bytes", "dram_write_bytes",
-                  "buffers", "tile", "sim_seconds", "sim_cycles_per_second", "bit_exact"}) {
+            for (const char* key : accel::e2e::kConv2dReportKeys) {
                 EXPECT_TRUE(report.contains(key)) << tag << " lacks " << key;
             }
             EXPECT_EQ(report["bit_exact"], true) << tag;

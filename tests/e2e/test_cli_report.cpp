@@ -15,6 +15,7 @@
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "cli_runner.hpp"
+#include "conv2d_report.hpp"
 
 using accel::e2e::RunResult;
 using accel::e2e::run_accel;
@@ -98,10 +99,7 @@ TEST_P(CliReport, EveryKeyAgreesWithAnIndependentRoofline) {
             ASSERT_EQ(run.exit_code, 0) << tag << "\n" << describe(run);
             const auto rep = nlohmann::json::parse(accel::e2e::read_bytes(dir_.file("R.json")));
 
-            for (const char* key :
-                 {"backend", "cycles", "predicted_cycles", "macs", "ideal_cycles",
-                  "roofline_cycles", "efficiency", "dram_read_bytes", "dram_write_bytes",
-                  "buffers", "tile", "sim_seconds", "sim_cycles_per_second", "bit_exact"}) {
+            for (const char* key : accel::e2e::kConv2dReportKeys) {
                 ASSERT_TRUE(rep.contains(key)) << tag << " lacks " << key;
             }
             EXPECT_EQ(rep["backend"], backend) << tag;

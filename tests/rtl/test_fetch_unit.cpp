@@ -52,6 +52,8 @@ constexpr std::size_t kInsnBytes = isa::kInsnBytes;
 
 // ---------------------------------------------------------------- programs
 
+InsnWord finish() { return isa::encode(isa::Finish{}); }
+
 // Random instructions that decode() accepts, small enough for every config.
 class ProgramGen {
 public:
@@ -115,6 +117,21 @@ public:
         return v;
     }
 
+    // `n` legal instructions and FINISH.
+    std::vector<InsnWord> finished(int n) {
+        std::vector<InsnWord> v = legal(n);
+        v.push_back(finish());
+        return v;
+    }
+
+    // A finished program with a bad instruction, made by `bad`, after the first `before`.
+    std::vector<InsnWord> stopping_at(int before, InsnWord (ProgramGen::*bad)(), int after) {
+        std::vector<InsnWord> v = legal(before);
+        v.push_back((this->*bad)());
+        for (const InsnWord& w : finished(after)) v.push_back(w);
+        return v;
+    }
+
     InsnWord garbage() {
         InsnWord w;
         for (auto& b : w) b = static_cast<uint8_t>(rng_());
@@ -140,8 +157,6 @@ private:
     std::mt19937 rng_;
     HwParams hw_;
 };
-
-InsnWord finish() { return isa::encode(isa::Finish{}); }
 
 int queue_of(const InsnWord& w) { return (w[0] & 0xf) - 1; }  // LOAD 0, GEMM 1, DRAIN 2
 
@@ -466,8 +481,7 @@ TYPED_TEST_SUITE(FetchUnit, Cfgs);
 TYPED_TEST(FetchUnit, ProgramEndingInFinish) {
     typename TestFixture::Bench b(1, this->hw_);
     ProgramGen g(2, this->hw_);
-    auto prog = g.legal(150);
-    prog.push_back(finish());
+    auto prog = g.finished(150);
     for (int i = 0; i < 20; ++i) prog.push_back(g.garbage());
     const Outcome want = b.run_program(0x1000, prog);
     ASSERT_TRUE(want.finished);
@@ -480,8 +494,7 @@ TYPED_TEST(FetchUnit, ProgramEndingInFinish) {
 TYPED_TEST(FetchUnit, PrefetchPastTheEndIsNoError) {
     typename TestFixture::Bench b(3, this->hw_);
     ProgramGen g(4, this->hw_);
-    auto prog = g.legal(10);
-    prog.push_back(finish());
+    const auto prog = g.finished(10);
     const uint32_t addr = kDramBytes - 64 * static_cast<uint32_t>(prog.size());
     const Outcome want = b.run_program(addr, prog, 100);
     ASSERT_TRUE(want.finished);
@@ -492,10 +505,7 @@ TYPED_TEST(FetchUnit, PrefetchPastTheEndIsNoError) {
 TYPED_TEST(FetchUnit, IllegalOpcodeStopsDispatch) {
     typename TestFixture::Bench b(5, this->hw_);
     ProgramGen g(6, this->hw_);
-    auto prog = g.legal(40);
-    prog.push_back(g.illegal_opcode());
-    for (const auto& w : g.legal(30)) prog.push_back(w);
-    prog.push_back(finish());
+    const auto prog = g.stopping_at(40, &ProgramGen::illegal_opcode, 30);
     const Outcome want = b.run_program(0x2000, prog);
     ASSERT_EQ(want.err, isa::error_bit(ErrorCode::IllegalInstruction));
     ASSERT_EQ(want.dispatched.size(), 40u);
@@ -505,10 +515,7 @@ TYPED_TEST(FetchUnit, IllegalOpcodeStopsDispatch) {
 TYPED_TEST(FetchUnit, RangeErrorStopsDispatch) {
     typename TestFixture::Bench b(7, this->hw_);
     ProgramGen g(8, this->hw_);
-    auto prog = g.legal(25);
-    prog.push_back(g.range_error());
-    for (const auto& w : g.legal(10)) prog.push_back(w);
-    prog.push_back(finish());
+    const auto prog = g.stopping_at(25, &ProgramGen::range_error, 10);
     const Outcome want = b.run_program(0x3040, prog);
     ASSERT_EQ(want.err, isa::error_bit(ErrorCode::SramRange));
     b.check_outcome(want);
@@ -546,8 +553,7 @@ TYPED_TEST(FetchUnit, CountZeroIsNoFinishAtOnce) {
 TYPED_TEST(FetchUnit, BusErrorOnAnInstructionRead) {
     typename TestFixture::Bench b(12, this->hw_);
     ProgramGen g(13, this->hw_);
-    auto prog = g.legal(50);
-    prog.push_back(finish());
+    const auto prog = g.finished(50);
     b.write(0x5000, prog);
     b.inject_bus_error(0x5000 + 30 * 64);
     b.run(0x5000, static_cast<uint32_t>(prog.size()));
@@ -563,8 +569,7 @@ TYPED_TEST(FetchUnit, BusErrorOnAnInstructionRead) {
 TYPED_TEST(FetchUnit, WaitsOnFullQueues) {
     typename TestFixture::Bench b(14, this->hw_);
     ProgramGen g(15, this->hw_);
-    auto prog = g.legal(60);
-    prog.push_back(finish());
+    const auto prog = g.finished(60);
     b.write(0x6000, prog);
     b.freeze_units(true);
     b.start(0x6000, static_cast<uint32_t>(prog.size()));
@@ -594,8 +599,7 @@ TYPED_TEST(FetchUnit, RestartDiscardsStaleReads) {
     ProgramGen g(17, this->hw_);
     std::vector<InsnWord> first{g.illegal_opcode()};
     for (const auto& w : g.legal(10)) first.push_back(w);
-    auto second = g.legal(40);
-    second.push_back(finish());
+    const auto second = g.finished(40);
     b.write(0x7000, first);
     b.write(0x9000, second);
     for (int round = 0; round < 3 && !::testing::Test::HasFatalFailure(); ++round) {
@@ -618,8 +622,7 @@ TYPED_TEST(FetchUnit, NoStalls) {
     k.p_arstall = 0, k.p_rgap = 0, k.p_pop_stall = 0, k.max_latency = 1;
     typename TestFixture::Bench b(18, this->hw_, k);
     ProgramGen g(19, this->hw_);
-    auto prog = g.legal(100);
-    prog.push_back(finish());
+    const auto prog = g.finished(100);
     b.check_outcome(b.run_program(0, prog));
 }
 

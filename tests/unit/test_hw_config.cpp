@@ -36,19 +36,7 @@ const std::string kValid =
     "  max_outstanding: 8\n"
     "clock_mhz: 100\n";
 
-std::string with(const std::string& from, const std::string& to) {
-    return accel::test::replaced(kValid, from, to);
-}
-
-void parse(const std::string& yaml) { accel::parse_hw_config(yaml, "test.yaml"); }
-
-std::string error_of(const std::string& yaml) {
-    return accel::test::error_of([&yaml] { parse(yaml); });
-}
-
-testing::AssertionResult rejected_with(const std::string& yaml, const std::string& phrase) {
-    return accel::test::rejected([&yaml] { parse(yaml); }, "test.yaml", phrase);
-}
+const accel::test::YamlReader reader("test.yaml", accel::parse_hw_config, kValid);
 
 TEST(HwConfig, DefaultYamlHasDocumentedValues) {
     const accel::HwConfig c = accel::load_hw_config(kConfigDir + "/default.yaml");
@@ -96,43 +84,39 @@ TEST(HwConfig, FlowStyleAndBlockStyleAgree) {
 }
 
 TEST(HwConfig, LatencyNeedNotBeAPowerOfTwo) {
-    EXPECT_EQ(accel::parse_hw_config(with("latency_cycles: 64", "latency_cycles: 37"), "t")
+    EXPECT_EQ(accel::parse_hw_config(reader.with("latency_cycles: 64", "latency_cycles: 37"), "t")
                   .dram_latency_cycles,
               37);
 }
 
 TEST(HwConfig, RejectsUnknownKeys) {
-    EXPECT_TRUE(rejected_with(kValid + "extra: 1\n", "unknown key 'extra'"));
-    EXPECT_TRUE(rejected_with(with("  batch: 1\n", "  batch: 1\n  foo: 2\n"),
-                              "unknown key 'core.foo'"));
-    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", "  data_bits: 64\n  id_bits: 4\n"),
-                              "unknown key 'axi.id_bits'"));
+    EXPECT_TRUE(reader.rejects(kValid + "extra: 1\n", "unknown key 'extra'"));
+    EXPECT_TRUE(reader.rejects(reader.with("  batch: 1\n", "  batch: 1\n  foo: 2\n"),
+                               "unknown key 'core.foo'"));
+    EXPECT_TRUE(reader.rejects(reader.with("  data_bits: 64\n", "  data_bits: 64\n  id_bits: 4\n"),
+                               "unknown key 'axi.id_bits'"));
 }
 
 TEST(HwConfig, RejectsMissingKeys) {
-    EXPECT_TRUE(rejected_with(with("  latency_cycles: 64\n", ""),
-                              "missing key 'dram.latency_cycles'"));
-    EXPECT_TRUE(rejected_with(with("clock_mhz: 100\n", ""), "missing key 'clock_mhz'"));
-    EXPECT_TRUE(rejected_with(with("name: test\n", ""), "missing key 'name'"));
-    EXPECT_TRUE(rejected_with(with("axi:\n  data_bits: 64\n", ""), "missing key 'axi'"));
+    EXPECT_TRUE(reader.rejects(reader.with("  latency_cycles: 64\n", ""),
+                               "missing key 'dram.latency_cycles'"));
+    EXPECT_TRUE(reader.rejects(reader.with("clock_mhz: 100\n", ""), "missing key 'clock_mhz'"));
+    EXPECT_TRUE(reader.rejects(reader.with("name: test\n", ""), "missing key 'name'"));
+    EXPECT_TRUE(reader.rejects(reader.with("axi:\n  data_bits: 64\n", ""), "missing key 'axi'"));
     // "axi:" with nothing under it is null, not an empty mapping.
-    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", ""), "key 'axi': expected a mapping"));
-    EXPECT_TRUE(rejected_with(with("  data_bits: 64\n", "  {}\n"), "missing key 'axi.data_bits'"));
+    EXPECT_TRUE(reader.rejects(reader.with("  data_bits: 64\n", ""),
+                               "key 'axi': expected a mapping"));
+    EXPECT_TRUE(reader.rejects(reader.with("  data_bits: 64\n", "  {}\n"),
+                               "missing key 'axi.data_bits'"));
 }
 
 TEST(HwConfig, RejectsDuplicateKeys) {
-    EXPECT_TRUE(rejected_with(with("  batch: 1\n", "  batch: 1\n  batch: 2\n"),
-                              "duplicate key 'core.batch'"));
+    EXPECT_TRUE(reader.rejects(reader.with("  batch: 1\n", "  batch: 1\n  batch: 2\n"),
+                               "duplicate key 'core.batch'"));
 }
 
-// One value of kValid replaced (`from` -> `to`), and a phrase the message must contain.
-struct BadValue {
-    const char* from;
-    const char* to;
-    const char* phrase;
-};
-
-const BadValue kBadValues[] = {
+// One value of kValid replaced.
+const accel::test::BadEdit kBadValues[] = {
     // Wrong types.
     {"block_in: 16", "block_in: abc", "key 'core.block_in': expected an integer, got 'abc'"},
     {"block_in: 16", "block_in: [16]",
@@ -176,26 +160,24 @@ const BadValue kBadValues[] = {
 };
 
 TEST(HwConfig, RejectsBadValues) {
-    for (const BadValue& v : kBadValues) {
-        EXPECT_TRUE(rejected_with(with(v.from, v.to), v.phrase)) << v.from << " -> " << v.to;
-    }
+    for (const accel::test::BadEdit& v : kBadValues) EXPECT_TRUE(reader.rejects(v));
 }
 
 TEST(HwConfig, RejectsBadYaml) {
-    EXPECT_TRUE(rejected_with("core: [1, 2\n", "not valid YAML"));
-    EXPECT_TRUE(rejected_with("a: b: c\n", "not valid YAML"));
-    EXPECT_TRUE(rejected_with(kValid + "---\n" + kValid, "expected one YAML document"));
+    EXPECT_TRUE(reader.rejects("core: [1, 2\n", "not valid YAML"));
+    EXPECT_TRUE(reader.rejects("a: b: c\n", "not valid YAML"));
+    EXPECT_TRUE(reader.rejects(kValid + "---\n" + kValid, "expected one YAML document"));
 }
 
 // A binary file given as a config must not put its bytes on the terminal raw.
 TEST(HwConfig, ErrorsEscapeControlBytesOfTheFile) {
     const std::string cases[] = {
         "abc\x07\x1b[2Jdef\n",                          // a scalar at top level
-        with("name: test", "name: te\x1b[31mst"),         // a value
-        with("clock_mhz: 100", "clock_mhz: 100\nfr\x01ob: 1"),  // a key
+        reader.with("name: test", "name: te\x1b[31mst"),         // a value
+        reader.with("clock_mhz: 100", "clock_mhz: 100\nfr\x01ob: 1"),  // a key
     };
     for (const std::string& yaml : cases) {
-        const std::string msg = error_of(yaml);
+        const std::string msg = reader.error_of(yaml);
         EXPECT_TRUE(msg.rfind("test.yaml: ", 0) == 0) << msg;
         EXPECT_TRUE(std::none_of(msg.begin(), msg.end(),
                                  [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
@@ -208,29 +190,29 @@ TEST(HwConfig, ErrorsEscapeControlBytesOfTheFile) {
 // memory runs out) is rejected at once. The CLI runs these under a memory limit too
 // (tests/e2e/test_cli_limits.cpp).
 TEST(HwConfig, RejectsACommaWhereADocumentShouldStart) {
-    EXPECT_TRUE(rejected_with(",", "line 1, column 1: unexpected ','"));
-    EXPECT_TRUE(rejected_with("[a], b", "unexpected ','"));
-    EXPECT_TRUE(rejected_with(kValid + ",\n", "not valid YAML"));
-    EXPECT_TRUE(rejected_with("--- ,", "unexpected ','"));
+    EXPECT_TRUE(reader.rejects(",", "line 1, column 1: unexpected ','"));
+    EXPECT_TRUE(reader.rejects("[a], b", "unexpected ','"));
+    EXPECT_TRUE(reader.rejects(kValid + ",\n", "not valid YAML"));
+    EXPECT_TRUE(reader.rejects("--- ,", "unexpected ','"));
 }
 
 // Configs are a few hundred bytes; a huge file is refused before it is parsed.
 TEST(HwConfig, RejectsHugeText) {
-    EXPECT_TRUE(rejected_with(kValid + "#" + std::string(2 << 20, 'x') + "\n", "bytes"));
+    EXPECT_TRUE(reader.rejects(kValid + "#" + std::string(2 << 20, 'x') + "\n", "bytes"));
 }
 
 TEST(HwConfig, RejectsTopLevelThatIsNotAMapping) {
-    EXPECT_TRUE(rejected_with("- 1\n- 2\n", "expected a mapping at top level"));
-    EXPECT_TRUE(rejected_with("42\n", "expected a mapping at top level"));
-    EXPECT_TRUE(rejected_with("", "expected a mapping at top level"));
-    EXPECT_TRUE(rejected_with("# only a comment\n", "expected a mapping at top level"));
+    EXPECT_TRUE(reader.rejects("- 1\n- 2\n", "expected a mapping at top level"));
+    EXPECT_TRUE(reader.rejects("42\n", "expected a mapping at top level"));
+    EXPECT_TRUE(reader.rejects("", "expected a mapping at top level"));
+    EXPECT_TRUE(reader.rejects("# only a comment\n", "expected a mapping at top level"));
 }
 
 TEST(HwConfig, LoadNamesThePath) {
     std::string dir = (fs::temp_directory_path() / "accel_hw_test.XXXXXX").string();
     ASSERT_NE(::mkdtemp(dir.data()), nullptr);
     const std::string path = dir + "/bad.yaml";
-    std::ofstream(path) << with("block_in: 16", "block_in: 12");
+    std::ofstream(path) << reader.with("block_in: 16", "block_in: 12");
     EXPECT_EQ(accel::test::error_of([&path] { accel::load_hw_config(path); }),
               path + ": key 'core.block_in': must be a power of two, got 12");
     fs::remove_all(dir);

@@ -53,12 +53,13 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"wgt_s", 320, 16},   {"wgt_cb", 336, 16}};
             break;
         case Opcode::Drain:
-            body = {{"acc_base", 16, 16}, {"prm_base", 32, 8}, {"n_kb", 48, 16},
-                    {"n_y", 64, 16},      {"n_x", 80, 16},     {"acc_kb", 96, 16},
-                    {"acc_y", 112, 16},   {"acc_x", 128, 16},  {"dram_base", 160, 32},
-                    {"dram_kb", 192, 32}, {"dram_y", 224, 32}, {"dram_x", 256, 32},
-                    {"dram_b", 288, 32},  {"zy", 320, 8},      {"act_min", 328, 8},
-                    {"act_max", 336, 8}};
+            body = {{"add", 8, 1},        {"acc_base", 16, 16}, {"prm_base", 32, 8},
+                    {"n_kb", 48, 16},     {"n_y", 64, 16},      {"n_x", 80, 16},
+                    {"acc_kb", 96, 16},   {"acc_y", 112, 16},   {"acc_x", 128, 16},
+                    {"acc_add", 144, 16}, {"dram_base", 160, 32}, {"dram_kb", 192, 32},
+                    {"dram_y", 224, 32},  {"dram_x", 256, 32},  {"dram_b", 288, 32},
+                    {"zy", 320, 8},       {"act_min", 328, 8},  {"act_max", 336, 8},
+                    {"add_shift", 344, 5}};
             break;
         case Opcode::Finish: break;
     }
@@ -430,32 +431,38 @@ TEST(IsaCheck, LoadSramRangeCountsPadding) {
     EXPECT_EQ(padded(depth - 6, 2), kRange);
 }
 
-// GEMM's four nests, each pushed to exactly depth-1 and then one past.
+// GEMM's nests, each pushed to exactly depth-1 and then one past.
 TEST(IsaCheck, GemmSramRangeAtDepthForEachBuffer) {
     const HwParams& p = hw();
-    auto acc = [&](uint32_t base) {
-        return check_with<Gemm>([&](Gemm& g) {
-            g.acc_base = base, g.n_kb = 2, g.acc_kb = 3, g.n_ox = 2, g.acc_ox = 1;
-        });
+    struct Nest {
+        const char* buffer;
+        uint32_t depth;
+        uint32_t last;  // the nest's last entry, counted from its base
+        void (*set)(Gemm& g, uint32_t base);
     };
-    EXPECT_EQ(acc(p.acc_depth - 5), kOk);
-    EXPECT_EQ(acc(p.acc_depth - 4), kRange);
-    auto inp = [&](uint32_t base) {
-        return check_with<Gemm>([&](Gemm& g) {
-            g.inp_base = base, g.n_oy = 2, g.inp_oy = 4, g.n_r = 3, g.inp_r = 1, g.n_cb = 2,
-            g.inp_cb = 10;
-        });
+    const Nest nests[] = {
+        {"acc", p.acc_depth, 3 + 1,
+         [](Gemm& g, uint32_t base) {
+             g.acc_base = base, g.n_kb = 2, g.acc_kb = 3, g.n_ox = 2, g.acc_ox = 1;
+         }},
+        {"inp", p.inp_depth, 4 + 2 + 10,
+         [](Gemm& g, uint32_t base) {
+             g.inp_base = base, g.n_oy = 2, g.inp_oy = 4, g.n_r = 3, g.inp_r = 1, g.n_cb = 2,
+             g.inp_cb = 10;
+         }},
+        {"wgt", p.wgt_depth, 9 + 4 + 1,
+         [](Gemm& g, uint32_t base) {
+             g.wgt_base = base, g.n_kb = 2, g.wgt_kb = 9, g.n_s = 3, g.wgt_s = 2, g.n_cb = 2,
+             g.wgt_cb = 1;
+         }},
     };
-    EXPECT_EQ(inp(p.inp_depth - 17), kOk);  // 4 + 2 + 10 = 16 past the base
-    EXPECT_EQ(inp(p.inp_depth - 16), kRange);
-    auto wgt = [&](uint32_t base) {
-        return check_with<Gemm>([&](Gemm& g) {
-            g.wgt_base = base, g.n_kb = 2, g.wgt_kb = 9, g.n_s = 3, g.wgt_s = 2, g.n_cb = 2,
-            g.wgt_cb = 1;
-        });
-    };
-    EXPECT_EQ(wgt(p.wgt_depth - 15), kOk);  // 9 + 4 + 1 = 14 past the base
-    EXPECT_EQ(wgt(p.wgt_depth - 14), kRange);
+    for (const Nest& n : nests) {
+        auto at = [&n](uint32_t base) {
+            return check_with<Gemm>([&](Gemm& g) { n.set(g, base); });
+        };
+        EXPECT_EQ(at(n.depth - 1 - n.last), kOk) << n.buffer;
+        EXPECT_EQ(at(n.depth - n.last), kRange) << n.buffer;
+    }
 }
 
 TEST(IsaCheck, GemmChecksPrmWithOrWithoutInit) {

@@ -141,7 +141,9 @@ TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     EXPECT_EQ(plan.steps[1].convs.front().input, 0);  // reads the PAD's input
     EXPECT_EQ(plan.steps[1].convs.front().layer.params.pad_top, 1);
     EXPECT_EQ(plan.steps[1].convs.front().layer.params.pad_right, 1);
-    EXPECT_EQ(plan.steps[3].placement, Placement::Host);    // ADD
+    EXPECT_EQ(plan.steps[3].placement, Placement::Device);  // ADD, in add mode
+    ASSERT_TRUE(plan.steps[3].add.has_value());
+    EXPECT_EQ(plan.steps[3].add->entries, 36);  // 6x6 pixels, one channel block
     EXPECT_EQ(plan.steps[4].placement, Placement::Folded);  // RESHAPE
     // TFLite's reference FULLY_CONNECTED requantizes in double: host.
     EXPECT_EQ(plan.steps[5].placement, Placement::Host);
@@ -201,7 +203,7 @@ TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
     const NetworkRun dev = run_on_fsim(m, hw, inputs, true);
     EXPECT_FALSE(dev.mismatch.has_value());
-    EXPECT_EQ(dev.tensors_checked, 2);  // the two convolutions
+    EXPECT_EQ(dev.tensors_checked, 3);  // the two convolutions and the ADD
     ASSERT_EQ(dev.outputs.size(), 1u);
     EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
     EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{1, 4}));
@@ -286,6 +288,58 @@ TEST(NetworkRunner, ABatchOfTwoMatchesTheGoldenReference) {
     // The two images differ, so a batch mixed up would show.
     EXPECT_NE(std::vector<int8_t>(ref.outputs[0].i8.begin(), ref.outputs[0].i8.begin() + 150),
               std::vector<int8_t>(ref.outputs[0].i8.begin() + 150, ref.outputs[0].i8.end()));
+}
+
+// input -> CONV_2D 1x1 -> ADD(input, conv) with RELU: one operand the host writes, one
+// the device does; 20 channels (a partial channel block) over 20x20 pixels and n images,
+// more entries than two tiles of the add program hold on either config.
+Model residual_network(int64_t n) {
+    ModelBuilder b;
+    const int x = b.activation({n, 20, 20, 20}, 0.04f, -7);
+    const int c = b.activation({n, 20, 20, 20}, 0.07f, 12);
+    b.op(OpKind::Conv2d, {x, b.weights({20, 1, 1, 20}, 20), b.bias(20)}, c);
+    const int y = b.activation({n, 20, 20, 20}, 0.09f, -30);
+    b.op(OpKind::Add, {x, c}, y).activation = graph::Activation::Relu;
+    Model m = b.model();
+    m.inputs = {x};
+    m.outputs = {y};
+    return m;
+}
+
+class AddOnDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AddOnDevice, ResidualAddsMatchTheGoldenReferenceForOneAndTwoImages) {
+    const HwParams hw =
+        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    for (int64_t n : {1, 2}) {
+        const Model m = residual_network(n);
+        const std::vector<network::Value> inputs = random_input({n, 20, 20, 20}, 13);
+        const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
+        const NetworkRun dev = run_on_fsim(m, hw, inputs);
+        EXPECT_FALSE(dev.mismatch.has_value()) << n << " images";
+        EXPECT_EQ(dev.tensors_checked, 2);
+        ASSERT_EQ(dev.operators.size(), 2u);
+        EXPECT_EQ(dev.operators[1].placement, Placement::Device);
+        EXPECT_GT(dev.operators[1].predicted_cycles, 0);
+        EXPECT_GT(dev.operators[1].roofline_cycles, 0);
+        ASSERT_EQ(dev.outputs.size(), 1u);
+        EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, AddOnDevice, ::testing::Values("default", "tiny"));
+
+TEST(NetworkPlan, AddsThatBroadcastOrReadConstantsStayOnTheHost) {
+    ModelBuilder b;
+    const int x = b.activation({1, 4, 4, 8}, 0.04f, 0);
+    const int row = b.activation({1, 1, 4, 8}, 0.04f, 0);
+    const int y = b.activation({1, 4, 4, 8}, 0.05f, 0);
+    b.op(OpKind::Add, {x, row}, y);
+    Model m = b.model();
+    m.inputs = {x, row};
+    m.outputs = {y};
+    EXPECT_FALSE(network::add_on_device(m, m.operators[0]));
+    EXPECT_EQ(network::plan_network(m, default_hw(), true).steps[0].placement, Placement::Host);
 }
 
 TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {

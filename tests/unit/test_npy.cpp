@@ -97,15 +97,24 @@ const std::vector<std::vector<int64_t>> kShapes = {{},        {0},       {5},
 
 // ---- round trips --------------------------------------------------------------------
 
+// encode_npy's `bytes` of `t`: the header parses back to its dtype and shape, and the
+// data, `element_bytes` per element, follows it at a 64-byte aligned offset.
+template <typename Tensor>
+void check_encoded_header(const std::string& bytes, const Tensor& t, accel::NpyDtype dtype,
+                          size_t element_bytes, accel::NpyHeader& h) {
+    h = accel::parse_npy_header(bytes, "mem");
+    EXPECT_EQ(h.dtype, dtype);
+    EXPECT_EQ(h.shape, t.shape);
+    EXPECT_EQ(h.data_offset % 64, 0u);
+    ASSERT_EQ(bytes.size(), h.data_offset + element_bytes * t.size());
+}
+
 TEST(Npy, EncodeThenParseHeaderInt8) {
     for (const auto& shape : kShapes) {
         const TensorI8 t = make_i8(shape);
         const std::string bytes = accel::encode_npy(t);
-        const accel::NpyHeader h = accel::parse_npy_header(bytes, "mem");
-        EXPECT_EQ(h.dtype, accel::NpyDtype::Int8);
-        EXPECT_EQ(h.shape, shape);
-        EXPECT_EQ(h.data_offset % 64, 0u);
-        ASSERT_EQ(bytes.size(), h.data_offset + t.size());
+        accel::NpyHeader h;
+        ASSERT_NO_FATAL_FAILURE(check_encoded_header(bytes, t, accel::NpyDtype::Int8, 1, h));
         for (size_t i = 0; i < t.size(); ++i) {
             EXPECT_EQ(static_cast<int8_t>(bytes[h.data_offset + i]), t.data[i]);
         }
@@ -115,11 +124,8 @@ TEST(Npy, EncodeThenParseHeaderInt8) {
 TEST(Npy, EncodeThenParseHeaderInt32) {
     for (const auto& shape : kShapes) {
         const TensorI32 t = make_i32(shape);
-        const std::string bytes = accel::encode_npy(t);
-        const accel::NpyHeader h = accel::parse_npy_header(bytes, "mem");
-        EXPECT_EQ(h.dtype, accel::NpyDtype::Int32);
-        EXPECT_EQ(h.shape, shape);
-        EXPECT_EQ(bytes.size(), h.data_offset + 4 * t.size());
+        accel::NpyHeader h;
+        check_encoded_header(accel::encode_npy(t), t, accel::NpyDtype::Int32, 4, h);
     }
 }
 
@@ -247,18 +253,26 @@ TEST(Npy, ReadsHandWrittenHeaderVariants) {
 
 class NpyReject : public testing::Test {
 protected:
-    // Writes `bytes` to a file, reads it back and checks the error names the file first.
-    std::string read_i8_error(const std::string& bytes) {
+    // Writes `bytes` to a file, reads it back with `read` and checks the error names the
+    // file first.
+    template <typename Read>
+    std::string read_error(const std::string& bytes, Read read) {
         write_raw(path_, bytes);
-        const std::string msg = error_of([&] { accel::read_npy_i8(path_); });
+        const std::string msg = error_of([&] { read(path_); });
         EXPECT_TRUE(starts_with(msg, path_ + ": "));
         return msg;
     }
+    std::string read_i8_error(const std::string& bytes) {
+        return read_error(bytes, accel::read_npy_i8);
+    }
     std::string read_i32_error(const std::string& bytes) {
-        write_raw(path_, bytes);
-        const std::string msg = error_of([&] { accel::read_npy_i32(path_); });
-        EXPECT_TRUE(starts_with(msg, path_ + ": "));
-        return msg;
+        return read_error(bytes, accel::read_npy_i32);
+    }
+    // Whether an int8 file whose header claims `shape` (a Python tuple) and that holds
+    // `data` is refused with `phrase`.
+    testing::AssertionResult i8_refused(const std::string& shape, const std::string& data,
+                                        const std::string& phrase) {
+        return contains(read_i8_error(npy_image(i8_dict(shape), data)), phrase);
     }
 
     TempDir dir_;
@@ -359,37 +373,30 @@ TEST_F(NpyReject, WrongDtypeForReader) {
 }
 
 TEST_F(NpyReject, NegativeDimension) {
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(2, -3)"), "abcdef")),
-                         "negative dimension -3"));
+    EXPECT_TRUE(i8_refused("(2, -3)", "abcdef", "negative dimension -3"));
 }
 
 // A header may claim any shape: it must be refused before anything is sized from it.
 // Allocating 2^39 bytes here would fail (or swap); the test passing shows it is not.
 TEST_F(NpyReject, AbsurdShapesWithTinyData) {
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(1099511627776, 1099511627776)"), "x")),
-                         "is too large"));
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(1099511627777,)"), "x")),
-                         "is too large"));
-    EXPECT_TRUE(contains(
-        read_i8_error(npy_image(i8_dict("(4294967296, 4294967296, 4294967296, 0)"), "")),
-        "is too large"));
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(549755813888,)"), "x")),
-                         "truncated: header promises 549755813888 bytes of data, file has 1"));
+    EXPECT_TRUE(i8_refused("(1099511627776, 1099511627776)", "x", "is too large"));
+    EXPECT_TRUE(i8_refused("(1099511627777,)", "x", "is too large"));
+    EXPECT_TRUE(i8_refused("(4294967296, 4294967296, 4294967296, 0)", "", "is too large"));
+    EXPECT_TRUE(i8_refused("(549755813888,)", "x",
+                           "truncated: header promises 549755813888 bytes of data, file has 1"));
 }
 
 TEST_F(NpyReject, DataShorterThanShape) {
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(2, 3)"), "abcde")),
-                         "truncated: header promises 6 bytes of data, file has 5"));
+    EXPECT_TRUE(i8_refused("(2, 3)", "abcde",
+                           "truncated: header promises 6 bytes of data, file has 5"));
     const std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }";
     EXPECT_TRUE(contains(read_i32_error(npy_image(dict, "1234567")),
                          "truncated: header promises 8 bytes of data, file has 7"));
 }
 
 TEST_F(NpyReject, DataLongerThanShape) {
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("(2, 3)"), "abcdefg")),
-                         "header promises 6 bytes of data, file has 7"));
-    EXPECT_TRUE(contains(read_i8_error(npy_image(i8_dict("()"), "ab")),
-                         "header promises 1 bytes of data, file has 2"));
+    EXPECT_TRUE(i8_refused("(2, 3)", "abcdefg", "header promises 6 bytes of data, file has 7"));
+    EXPECT_TRUE(i8_refused("()", "ab", "header promises 1 bytes of data, file has 2"));
 }
 
 TEST_F(NpyReject, ParseHeaderUsesGivenName) {

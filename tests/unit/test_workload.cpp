@@ -32,19 +32,7 @@ const std::string kValid =
     "    stride: 2\n"
     "  - {name: B, h: 4, w: 4, cin: 6, cout: 3, kernel: 1, pad: 0, stride: 1}\n";
 
-std::string with(const std::string& from, const std::string& to) {
-    return accel::test::replaced(kValid, from, to);
-}
-
-void parse(const std::string& yaml) { accel::parse_workload(yaml, "w.yaml"); }
-
-std::string error_of(const std::string& yaml) {
-    return accel::test::error_of([&yaml] { parse(yaml); });
-}
-
-testing::AssertionResult rejected_with(const std::string& yaml, const std::string& phrase) {
-    return accel::test::rejected([&yaml] { parse(yaml); }, "w.yaml", phrase);
-}
+const accel::test::YamlReader reader("w.yaml", accel::parse_workload, kValid);
 
 struct Row {
     const char* name;
@@ -112,7 +100,7 @@ TEST(Workload, ResNet18OutputShapesAreTheNetworks) {
 
 TEST(Workload, ParsesOptionalKeys) {
     const accel::Workload w = accel::parse_workload(
-        with("    stride: 2\n", "    stride: 2\n    dilation: 2\n    input_zero_point: -7\n"
+        reader.with("    stride: 2\n", "    stride: 2\n    dilation: 2\n    input_zero_point: -7\n"
                                "    output_zero_point: 3\n    scale: 0.001\n    relu: true\n") +
             "batch: 2\nseed: 42\n",
         "w.yaml");
@@ -147,7 +135,7 @@ TEST(Workload, ParsesOptionalKeys) {
 // A scale of 1 or more is TFLite's positive shift: 1.5 = 0.75 * 2^1.
 TEST(Workload, ScalesAboveOneBecomePositiveShifts) {
     const accel::Workload w = accel::parse_workload(
-        with("    stride: 2\n", "    stride: 2\n    scale: 1.5\n"), "w.yaml");
+        reader.with("    stride: 2\n", "    stride: 2\n    scale: 1.5\n"), "w.yaml");
     const accel::WorkloadCase c = accel::make_workload_case(w, w.layers[0]);
     for (size_t k = 0; k < 6; ++k) {
         EXPECT_EQ(c.layer.params.multiplier[k], 1610612736);
@@ -155,56 +143,49 @@ TEST(Workload, ScalesAboveOneBecomePositiveShifts) {
     }
 }
 
-TEST(Workload, RejectsUnknownAndMissingKeys) {
-    EXPECT_TRUE(rejected_with(with("    pad: 1\n", "    pad: 1\n    padding: 1\n"),
-                              "unknown key 'layers[0].padding'"));
-    EXPECT_TRUE(rejected_with(with("    cout: 6\n", ""), "missing key 'layers[0].cout'"));
-    EXPECT_TRUE(rejected_with(with("kernel: 1, ", ""), "missing key 'layers[1].kernel'"));
-    EXPECT_TRUE(rejected_with(with("name: mini\n", ""), "missing key 'name'"));
-    EXPECT_TRUE(rejected_with(kValid + "suite: x\n", "unknown key 'suite'"));
-    EXPECT_TRUE(rejected_with(with("    h: 9\n", "    h: 9\n    h: 9\n"),
-                              "duplicate key 'layers[0].h'"));
-}
-
-TEST(Workload, RejectsBadValues) {
-    EXPECT_TRUE(rejected_with(with("cin: 5", "cin: 0"), "key 'layers[0].cin': must be between"));
-    EXPECT_TRUE(rejected_with(with("cin: 5", "cin: five"),
-                              "key 'layers[0].cin': expected an integer"));
-    EXPECT_TRUE(rejected_with(with("cin: 5", "cin: \"5\""), "layers[0].cin"));
-    EXPECT_TRUE(rejected_with(with("cin: 5", "cin: 5.5"), "layers[0].cin"));
-    EXPECT_TRUE(rejected_with(with("stride: 2", "stride: 0"), "layers[0].stride"));
-    EXPECT_TRUE(rejected_with(with("pad: 1", "pad: -1"), "layers[0].pad"));
+// Edits of kValid that leave a key unknown, missing, repeated or with a bad value.
+const accel::test::BadEdit kBadEdits[] = {
+    {"    pad: 1\n", "    pad: 1\n    padding: 1\n", "unknown key 'layers[0].padding'"},
+    {"    cout: 6\n", "", "missing key 'layers[0].cout'"},
+    {"kernel: 1, ", "", "missing key 'layers[1].kernel'"},
+    {"name: mini\n", "", "missing key 'name'"},
+    {"    h: 9\n", "    h: 9\n    h: 9\n", "duplicate key 'layers[0].h'"},
+    {"cin: 5", "cin: 0", "key 'layers[0].cin': must be between"},
+    {"cin: 5", "cin: five", "key 'layers[0].cin': expected an integer"},
+    {"cin: 5", "cin: \"5\"", "layers[0].cin"},
+    {"cin: 5", "cin: 5.5", "layers[0].cin"},
+    {"stride: 2", "stride: 0", "layers[0].stride"},
+    {"pad: 1", "pad: -1", "layers[0].pad"},
     // 2^30 would need a shift of 31; 0 and negative scales have none.
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: 1073741824\n"),
-                              "key 'layers[0].scale'"));
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: 0\n"),
-                              "key 'layers[0].scale'"));
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    scale: -0.5\n"),
-                              "key 'layers[0].scale'"));
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    relu: yes\n"),
-                              "key 'layers[0].relu'"));
-    EXPECT_TRUE(rejected_with(with("stride: 2\n", "stride: 2\n    input_zero_point: 128\n"),
-                              "key 'layers[0].input_zero_point'"));
-    EXPECT_TRUE(rejected_with(with("name: B", "name: A"), "duplicate layer name 'A'"));
-    EXPECT_TRUE(rejected_with(with("name: B", "name: \"B 2\""), "layers[1].name"));
-    EXPECT_TRUE(rejected_with("name: x\nlayers: []\n", "key 'layers': expected a non-empty"));
-    EXPECT_TRUE(rejected_with("name: x\nlayers: 3\n", "key 'layers'"));
-    EXPECT_TRUE(rejected_with("- 1\n", "expected a mapping at top level"));
-    EXPECT_TRUE(rejected_with("name: [\n", "not valid YAML"));
+    {"stride: 2\n", "stride: 2\n    scale: 1073741824\n", "key 'layers[0].scale'"},
+    {"stride: 2\n", "stride: 2\n    scale: 0\n", "key 'layers[0].scale'"},
+    {"stride: 2\n", "stride: 2\n    scale: -0.5\n", "key 'layers[0].scale'"},
+    {"stride: 2\n", "stride: 2\n    relu: yes\n", "key 'layers[0].relu'"},
+    {"stride: 2\n", "stride: 2\n    input_zero_point: 128\n",
+     "key 'layers[0].input_zero_point'"},
+    {"name: B", "name: A", "duplicate layer name 'A'"},
+    {"name: B", "name: \"B 2\"", "layers[1].name"},
     // A 9x9 kernel does not fit a 4x4 input with no padding: the output would be empty.
-    EXPECT_TRUE(rejected_with(with("kernel: 1, ", "kernel: 9, "), "layers[1]"));
-    EXPECT_TRUE(rejected_with(
-        with("h: 9\n    w: 7\n    cin: 5", "h: 65536\n    w: 65536\n    cin: 64"),
-        "2^28 elements"));
+    {"kernel: 1, ", "kernel: 9, ", "layers[1]"},
+    {"h: 9\n    w: 7\n    cin: 5", "h: 65536\n    w: 65536\n    cin: 64", "2^28 elements"},
+};
+
+TEST(Workload, RejectsBadKeysAndValues) {
+    for (const accel::test::BadEdit& e : kBadEdits) EXPECT_TRUE(reader.rejects(e));
+    EXPECT_TRUE(reader.rejects(kValid + "suite: x\n", "unknown key 'suite'"));
+    EXPECT_TRUE(reader.rejects("name: x\nlayers: []\n", "key 'layers': expected a non-empty"));
+    EXPECT_TRUE(reader.rejects("name: x\nlayers: 3\n", "key 'layers'"));
+    EXPECT_TRUE(reader.rejects("- 1\n", "expected a mapping at top level"));
+    EXPECT_TRUE(reader.rejects("name: [\n", "not valid YAML"));
 }
 
 // Shared with the hardware config (base/yaml_document.hpp): file bytes are escaped, and
 // text that yaml-cpp 0.7's LoadAll never returns from is rejected at once.
 TEST(Workload, RejectsHostileTextWithoutEchoingIt) {
-    const std::string msg = error_of(with("name: mini", "name: mi\x1b[2Jni"));
+    const std::string msg = reader.error_of(reader.with("name: mini", "name: mi\x1b[2Jni"));
     EXPECT_NE(msg.find("mi\\x1b[2Jni"), std::string::npos) << msg;
-    EXPECT_TRUE(rejected_with(",", "unexpected ','"));
-    EXPECT_TRUE(rejected_with("{a: 1}, b", "unexpected ','"));
+    EXPECT_TRUE(reader.rejects(",", "unexpected ','"));
+    EXPECT_TRUE(reader.rejects("{a: 1}, b", "unexpected ','"));
 }
 
 TEST(Workload, MissingFileNamesIt) {
@@ -237,7 +218,7 @@ TEST(Workload, CasesAreReproducibleAndIndependentOfOtherLayers) {
 
     // Fixing a zero point leaves the tensors alone.
     const accel::Workload fixed = accel::parse_workload(
-        with("    stride: 2\n", "    stride: 2\n    input_zero_point: 11\n"), "w.yaml");
+        reader.with("    stride: 2\n", "    stride: 2\n    input_zero_point: 11\n"), "w.yaml");
     const accel::WorkloadCase a4 = accel::make_workload_case(fixed, fixed.layers[0]);
     EXPECT_EQ(a4.layer.params.input_zero_point, 11);
     EXPECT_EQ(a4.w.data, a1.w.data);
