@@ -17,6 +17,12 @@
 // writer sees the same beats as in the plain mode. An instruction's beats are all of one
 // mode, and the next starts only once they are written, so the two paths never meet.
 //
+// QUANT holds each channel's PRM multiplier and shift words unchanged; the drain makes
+// requant's lanes of them ({left, amount, multiplier}, the shift clamped to
+// [PRM_SHIFT_MIN, PRM_SHIFT_MAX]). Double-scale mode (the `double_scale` bit) reads the
+// two words as a double's bits instead, and its beats go through double_requant beside
+// requant (one cycle longer); the writer takes whichever pipeline's result.
+//
 // Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
 // after every B response of the instruction arrived. A B response with an error pulses
 // err_o (BUS_ERROR), stops reading, lets the bursts already formed finish on the bus,
@@ -71,8 +77,9 @@ module drain_unit #(
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
-    localparam int QL = accel_isa_pkg::QUANT_LANE_W;  // a QUANT lane
-    localparam int QUANT_BEAT_W = QL * BEAT_BYTES;     // a beat's lanes
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W;    // requant's lane
+    localparam int QWL = accel_isa_pkg::QUANT_WORDS_W;  // a QUANT lane: {shift, multiplier}
+    localparam int QUANT_BEAT_W = QWL * BEAT_BYTES;      // a beat's lanes
     localparam int CW = (BPC > 1) ? $clog2(BPC) : 1;
     localparam int BW = (BATCH > 1) ? $clog2(BATCH) : 1;
     localparam int TW = (BPE > 1) ? $clog2(BPE) : 1;
@@ -100,7 +107,7 @@ module drain_unit #(
     logic [PRM_AW-1:0] prm_base;
     logic [31:0] dram_base, dram_kb, dram_y, dram_x, dram_b;
     logic [7:0]  zy, act_min, act_max;
-    logic        add_mode;
+    logic        add_mode, double_mode;
     logic [ACC_AW-1:0] acc_add;
     logic [accel_isa_pkg::DRAIN_ADD_SHIFT_W-1:0] add_shift;
 
@@ -125,6 +132,7 @@ module drain_unit #(
     assign act_min   = d.act_min;
     assign act_max   = d.act_max;
     assign add_mode  = d.add;
+    assign double_mode = d.double_scale;
     assign acc_add   = d.acc_add[ACC_AW-1:0];
     assign add_shift = d.add_shift;
 
@@ -280,23 +288,66 @@ module drain_unit #(
         if (rd_first_q) first_q <= beat_acc;
     end
 
+    // requant's lane of a QUANT lane: the shift, clamped, as a direction and an amount.
+    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
+    function automatic logic [QL-1:0] quant_lane(input logic [QWL-1:0] words);
+        logic signed [31:0] shift;
+        logic               left;
+        logic [EW-1:0]      amount;
+        shift  = signed'(words[63:32]);
+        left   = shift > 0;
+        amount = (shift > accel_isa_pkg::PRM_SHIFT_MAX) ? EW'(accel_isa_pkg::PRM_SHIFT_MAX)
+               : (shift < accel_isa_pkg::PRM_SHIFT_MIN) ? EW'(-accel_isa_pkg::PRM_SHIFT_MIN)
+               : left ? EW'(shift) : EW'(-shift);
+        quant_lane = '0;
+        quant_lane[31:0] = words[31:0];
+        quant_lane[accel_isa_pkg::QUANT_AMOUNT_LO +: EW] = amount;
+        quant_lane[accel_isa_pkg::QUANT_LEFT_LO] = left;
+    endfunction
+
+    logic [QUANT_BEAT_W-1:0]  beat_words;  // the beat's QUANT lanes, as stored
+    logic [QL*BEAT_BYTES-1:0] beat_quant;  // ... as requant's lanes
+    logic [3*QL-1:0]          add_quant;   // add mode: lanes 0-2 as requant's lanes
+    assign beat_words = quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W];
+    for (genvar j = 0; j < BEAT_BYTES; j++) begin : g_beat_quant
+        assign beat_quant[QL*j +: QL] = quant_lane(beat_words[QWL*j +: QWL]);
+    end
+    for (genvar j = 0; j < 3; j++) begin : g_add_quant
+        assign add_quant[QL*j +: QL] = quant_lane(quant_rdata_i[QWL*j +: QWL]);
+    end
+
     logic                     sum_valid;
     logic [32*BEAT_BYTES-1:0] sum;
     logic [QL-1:0]            sum_quant;  // the output's rescaling, lane 2
     add_operands #(.LANES(BEAT_BYTES), .TAG_W(QL)) u_add_operands (
         .clk_i, .rst_i, .valid_i(rd_v_q && add_mode), .acc1_i(first_q), .acc2_i(beat_acc),
-        .quant_i(quant_rdata_i[0 +: 2*QL]), .shift_i(add_shift), .tag_i(quant_rdata_i[2*QL +: QL]),
+        .quant_i(add_quant[0 +: 2*QL]), .shift_i(add_shift), .tag_i(add_quant[2*QL +: QL]),
         .valid_o(sum_valid), .sum_o(sum), .tag_o(sum_quant));
 
     logic          rq_valid;
     logic [DW-1:0] rq_q;
     requant #(.LANES(BEAT_BYTES)) u_requant (
-        .clk_i, .rst_i, .en_i(1'b1), .valid_i((rd_v_q && !add_mode) || sum_valid),
+        .clk_i, .rst_i, .en_i(1'b1),
+        .valid_i((rd_v_q && !add_mode && !double_mode) || sum_valid),
         .acc_i(sum_valid ? sum : beat_acc),
-        .quant_i(sum_valid ? {BEAT_BYTES{sum_quant}}
-                           : quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W]),
+        .quant_i(sum_valid ? {BEAT_BYTES{sum_quant}} : beat_quant),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(rq_valid), .q_o(rq_q));
+
+    logic          dq_valid;
+    logic [DW-1:0] dq_q;
+    double_requant #(.LANES(BEAT_BYTES)) u_double_requant (
+        .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q && double_mode),
+        .acc_i(beat_acc), .scale_i(beat_words),
+        .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
+        .valid_o(dq_valid), .q_o(dq_q));
+
+`ifdef ACCEL_ASSERT
+    // The modes never overlap: one pipeline's results at a time reach the writer.
+    one_pipeline_at_a_time: assert property (@(posedge clk_i) disable iff (rst_i)
+        !(rq_valid && dq_valid))
+        else $error("drain_unit: requant and double_requant results in the same cycle");
+`endif
 
     // ---------------------------------------------------------------- AXI write
     drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),
@@ -304,7 +355,7 @@ module drain_unit #(
         .clk_i, .rst_i,
         .addr_valid_i(fire), .addr_i(d_beat_q), .addr_ready_o(wr_addr_ready),
         .flush_i(state_q == S_FINISH),
-        .beat_valid_i(rq_valid), .beat_i(rq_q),
+        .beat_valid_i(rq_valid || dq_valid), .beat_i(dq_valid ? dq_q : rq_q),
         .aw_valid_o, .aw_ready_i, .aw_addr_o, .aw_len_o,
         .w_valid_o, .w_ready_i, .w_data_o, .w_last_o,
         .b_valid_i, .b_ready_o, .b_resp_i,

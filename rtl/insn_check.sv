@@ -148,7 +148,7 @@ module insn_check #(
                         d.n_x == '0 || $signed(d.act_min) > $signed(d.act_max) ||
                         misaligned(64'(d.dram_base)) || misaligned(64'(d.dram_kb)) ||
                         misaligned(64'(d.dram_y)) || misaligned(64'(d.dram_x)) ||
-                        misaligned(64'(d.dram_b));
+                        misaligned(64'(d.dram_b)) || (d.add && d.double_scale);
         // in add mode the second operands lie acc_add entries past the first
         d_acc_max = 64'(d.acc_base) + (d.add ? 64'(d.acc_add) : 64'd0) +
                     reach(64'(d_n_kb_m1), 64'(d.acc_kb)) +

@@ -293,25 +293,12 @@ module load_unit #(
     assign quant_waddr_o = waddr[PRM_AW-1:0];
 
     // A PRM entry in DRAM: bias[BO], multiplier[BO], shift[BO], int32 little-endian.
-    // The quant lane keeps the shift clamped to [PRM_SHIFT_MIN, PRM_SHIFT_MAX] (docs/isa.md
-    // "DRAIN") as a direction and an amount, so that requant needs no negation.
-    localparam int QL = accel_isa_pkg::QUANT_LANE_W;
-    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
-    localparam int SHIFT_MIN = accel_isa_pkg::PRM_SHIFT_MIN;
-    localparam int SHIFT_MAX = accel_isa_pkg::PRM_SHIFT_MAX;
+    // QUANT keeps each channel's two words as they are, {shift, multiplier}: the drain
+    // reads them either as requant's multiplier and shift or as a double scale.
     for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_prm_lane
-        logic signed [31:0] shift;
-        logic               left;
-        logic [EW-1:0]      amount;
-        assign shift  = signed'(entry[32 * (2 * BLOCK_OUT + o) +: 32]);
-        assign left   = shift > 0;
-        assign amount = (shift > SHIFT_MAX) ? EW'(SHIFT_MAX)
-                      : (shift < SHIFT_MIN) ? EW'(-SHIFT_MIN)
-                      : left ? EW'(shift) : EW'(-shift);
         assign bias_wdata_o[32 * o +: 32] = entry[32 * o +: 32];
-        assign quant_wdata_o[QL * o +: 32] = entry[32 * (BLOCK_OUT + o) +: 32];
-        assign quant_wdata_o[QL * o + accel_isa_pkg::QUANT_AMOUNT_LO +: EW] = amount;
-        assign quant_wdata_o[QL * o + accel_isa_pkg::QUANT_LEFT_LO] = left;
+        assign quant_wdata_o[64 * o +: 64] = {entry[32 * (2 * BLOCK_OUT + o) +: 32],
+                                              entry[32 * (BLOCK_OUT + o) +: 32]};
     end
 endmodule
 

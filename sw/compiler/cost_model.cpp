@@ -586,7 +586,8 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
     const int64_t reads = d.add ? 2 : 1;  // ACC reads per beat
-    const int64_t lead = kDrainLead + (d.add ? kAddPipeline : 0);
+    const int64_t lead =
+        kDrainLead + (d.add ? kAddPipeline : 0) + (d.double_scale ? kDoubleScalePipeline : 0);
     Bursts w;
     w.n = ceil_div(n, run) * bursts_of(run);
     w.burst_beats = double(n) / double(w.n);

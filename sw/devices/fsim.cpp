@@ -18,7 +18,9 @@
 #include "base/error.hpp"
 #include "devices/run_budget.hpp"
 #include "hw/csr.hpp"
+#include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
+#include "ops/tflite_int32.hpp"
 
 namespace accel {
 namespace {
@@ -469,11 +471,17 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
     }
     std::vector<int8_t> out(bo);
     std::vector<int> shift(bo);
+    std::vector<DoubleScale> scale(bo);
     for (uint32_t kb = 0; kb < d.n_kb; ++kb) {
         const int32_t* p = prm_.data() + size_t{d.prm_base + kb} * 3 * bo;
         const int32_t* multiplier = p + bo;
-        // Out-of-range shifts clamp, as the load unit stores them (docs/isa.md, DRAIN).
-        for (uint32_t o = 0; o < bo; ++o) shift[o] = isa::prm_shift(p[2 * bo + o]);
+        // Out-of-range shifts clamp, as the drain reads them (docs/isa.md, DRAIN); in
+        // double-scale mode the two words are a double's bits, the multiplier the low.
+        for (uint32_t o = 0; o < bo; ++o) {
+            shift[o] = isa::prm_shift(p[2 * bo + o]);
+            scale[o] = decode_scale_word(uint64_t{static_cast<uint32_t>(p[2 * bo + o])} << 32 |
+                                         static_cast<uint32_t>(multiplier[o]));
+        }
         // The int32 a lane sends to the zero point and clamp: its own requantization, or
         // in add mode the sum of both operands rescaled by lanes 0 and 1, rescaled by
         // lane 2 (every shift by `add_shift` wraps in int32, as TFLite's does).
@@ -491,7 +499,14 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
                     const uint32_t* acc1 = acc_.data() + (size_t{a} * batch + b) * bo;
                     const uint32_t* acc2 = d.add ? acc1 + size_t{d.acc_add} * batch * bo : acc1;
                     for (uint32_t o = 0; o < bo; ++o) {
-                        const int64_t v = int64_t{d.zy} + requantized(acc1, acc2, o);  // 33 bits
+                        // Double-scale mode adds zy in int32, wrapping, as TFLite's
+                        // reference FULLY_CONNECTED does; the others in 33 bits.
+                        const int64_t v =
+                            d.double_scale
+                                ? wrapping_add(round_product_like_double(
+                                                   static_cast<int32_t>(acc1[o]), scale[o]),
+                                               d.zy)
+                                : int64_t{d.zy} + requantized(acc1, acc2, o);
                         out[o] = static_cast<int8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }
                     std::memcpy(&dram_[addr_of(kb, y, x, b)], out.data(), bo);

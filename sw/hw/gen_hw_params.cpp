@@ -71,13 +71,15 @@ std::string sv_fields() {
         s += fmt::format("localparam [5:0] ERR_{} = 6'd{};\n", accel::isa::error_name(e),
                          accel::isa::error_bit(e));
     }
-    s += "// PRM shifts and the quant-table lane the load unit makes of them (isa::quant_lane).\n";
+    s += "// PRM shifts and requant's lane the drain makes of them (isa::quant_lane).\n";
     s += fmt::format("localparam int PRM_SHIFT_MIN = {};\n", accel::isa::kPrmShiftMin);
     s += fmt::format("localparam int PRM_SHIFT_MAX = {};\n", accel::isa::kPrmShiftMax);
     s += fmt::format("localparam QUANT_AMOUNT_LO = {};\n", accel::isa::kQuantAmountLo);
     s += fmt::format("localparam QUANT_AMOUNT_W = {};\n", accel::isa::kQuantAmountBits);
     s += fmt::format("localparam QUANT_LEFT_LO = {};\n", accel::isa::kQuantLeftBit);
     s += fmt::format("localparam QUANT_LANE_W = {};\n", accel::isa::kQuantLaneBits);
+    s += fmt::format("localparam QUANT_WORDS_W = {};  // a QUANT lane: {{shift, multiplier}}\n",
+                     accel::isa::kQuantWordLaneBits);
     const std::pair<Opcode, const char*> ops[] = {
         {Opcode::Load, "LOAD"}, {Opcode::Gemm, "GEMM"}, {Opcode::Drain, "DRAIN"}};
     for (const auto& [op, prefix] : ops) {
@@ -149,7 +151,7 @@ std::string sv_units() {
     width_fn("bias_entry_w", "input int block_out",
              fmt::format("{} * block_out", 8 * accel::kBiasLaneBytes));
     width_fn("quant_entry_w", "input int block_out",
-             fmt::format("{} * block_out", accel::isa::kQuantLaneBits));
+             fmt::format("{} * block_out", accel::isa::kQuantWordLaneBits));
     width_fn("prm_entry_bytes", "input int block_out",
              fmt::format("{} * block_out", accel::kPrmLaneBytes));
     return s;

@@ -102,6 +102,7 @@ void visit_fields(Self& t, F&& f) {
         f("wgt_cb", 336, kSramAddrBits, t.wgt_cb);
     } else if constexpr (std::is_same_v<T, Drain>) {
         f("add", 8, 1, t.add);
+        f("double_scale", 9, 1, t.double_scale);
         f("acc_base", 16, kSramAddrBits, t.acc_base);
         f("prm_base", 32, kPrmAddrBits, t.prm_base);
         f("n_kb", 48, kExtentBits, t.n_kb);

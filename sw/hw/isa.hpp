@@ -77,6 +77,10 @@ struct Drain {
     // ACC[a + acc_add], each rescaled by its own PRM lane after a left shift.
     bool add = false;
     uint32_t acc_add = 0, add_shift = 0;
+    // Double-scale mode: each channel's PRM multiplier and shift words hold the IEEE-754
+    // bits of a double scale (low word, high word), applied as TFLite's reference
+    // FULLY_CONNECTED does (ops/double_rounding.hpp). Not together with `add`.
+    bool double_scale = false;
 };
 
 struct Finish {};
@@ -90,10 +94,12 @@ using Insn = std::variant<Load, Gemm, Drain, Finish>;
 constexpr int32_t kPrmShiftMin = -31, kPrmShiftMax = 30;
 constexpr int32_t prm_shift(int32_t raw) { return std::clamp(raw, kPrmShiftMin, kPrmShiftMax); }
 
-// What the load unit keeps of a PRM channel's multiplier and shift for drain's requant:
-// one quant-table lane {left, amount, multiplier[31:0]} (docs/architecture.md). Sign and
-// magnitude, so that requant needs no negation: shift by `amount` left if `left` is set,
-// else right.
+// The QUANT table keeps a PRM channel's multiplier and shift words unchanged, a 64-bit
+// lane {shift, multiplier}: a double-scale DRAIN reads them as one double's bits. For
+// the other modes the drain makes requant's lane of them, {left, amount,
+// multiplier[31:0]} (docs/architecture.md): sign and magnitude, so that requant needs
+// no negation: shift by `amount` left if `left` is set, else right.
+constexpr unsigned kQuantWordLaneBits = 64;
 constexpr unsigned kQuantAmountLo = 32, kQuantAmountBits = 5;
 constexpr unsigned kQuantLeftBit = kQuantAmountLo + kQuantAmountBits;
 constexpr unsigned kQuantLaneBits = kQuantLeftBit + 1;

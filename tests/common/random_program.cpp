@@ -1,6 +1,7 @@
 #include "random_program.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -102,6 +103,7 @@ struct Round {
     std::vector<isa::Drain> drains;
     Span inp, wgt;
     uint64_t terms = 0;  // products summed into each drained accumulator, bias aside
+    bool double_scale = false;  // PRM holds double scales; the drains use them
 };
 
 // The round's accumulator tile; PRM is double-buffered: even rounds use entries 0-31.
@@ -189,8 +191,9 @@ isa::Gemm make_gemm(Builder& b, const Tile& t, bool init, uint64_t max_steps) {
 // Loads.
 
 // PRM entries whose requantization maps the round's sums (about `terms` products of
-// two uniform int8 values each, plus the bias) onto a spread of int8 outputs.
-std::vector<int32_t> prm_entry(Builder& b, uint64_t terms) {
+// two uniform int8 values each, plus the bias) onto a spread of int8 outputs; with
+// `double_scale`, as a double-scale DRAIN reads them.
+std::vector<int32_t> prm_entry(Builder& b, uint64_t terms, bool double_scale) {
     const uint32_t bo = b.hw.block_out;
     const double sd = 5476.0 * std::sqrt(static_cast<double>(std::max<uint64_t>(terms, 1)));
     std::vector<int32_t> e(3 * size_t{bo});
@@ -212,6 +215,13 @@ std::vector<int32_t> prm_entry(Builder& b, uint64_t terms) {
         if (b.chance(10)) {  // outside [-31, 30]: the hardware clamps
             static constexpr int32_t kOut[] = {-32, 31, -1000, 1000, INT32_MIN, INT32_MAX};
             e[2 * bo + o] = kOut[b.uniform(0, 5)];
+        }
+        if (double_scale) {  // the scale's bits, or sometimes any 64 bits
+            const uint64_t word = b.chance(90) ? std::bit_cast<uint64_t>(scale)
+                                               : uint64_t{b.uniform(0, UINT32_MAX)} << 32 |
+                                                     b.uniform(0, UINT32_MAX);
+            e[bo + o] = static_cast<int32_t>(static_cast<uint32_t>(word));
+            e[2 * bo + o] = static_cast<int32_t>(static_cast<uint32_t>(word >> 32));
         }
     }
     return e;
@@ -279,7 +289,7 @@ void cover(Builder& b, Buffer buf, uint32_t lo, uint32_t hi, Round& r,
 
 void make_loads(Builder& b, Round& r) {
     std::vector<std::vector<int32_t>> prm(kPrmDepth);
-    for (uint32_t kb = 0; kb < r.tile.n_kb; ++kb) prm[r.tile.prm_base + kb] = prm_entry(b, r.terms);
+    for (uint32_t kb = 0; kb < r.tile.n_kb; ++kb) prm[r.tile.prm_base + kb] = prm_entry(b, r.terms, r.double_scale);
     const std::pair<Buffer, const Span*> spans[] = {{Buffer::Inp, &r.inp}, {Buffer::Wgt, &r.wgt}};
     const bool prm_first = b.chance(50);
     if (prm_first)
@@ -294,7 +304,7 @@ void make_loads(Builder& b, Round& r) {
 
 // One DRAIN of tile blocks [kb0, kb0+n_kb) x rows [y0, y0+n_y), to a fresh DRAM region.
 isa::Drain make_drain(Builder& b, const Tile& t, uint32_t kb0, uint32_t n_kb, uint32_t y0,
-                      uint32_t n_y) {
+                      uint32_t n_y, bool double_scale) {
     isa::Drain d;
     d.acc_base = t.acc_base + kb0 * t.acc_kb + y0 * t.acc_oy;
     d.prm_base = t.prm_base + kb0;
@@ -313,7 +323,8 @@ isa::Drain make_drain(Builder& b, const Tile& t, uint32_t kb0, uint32_t n_kb, ui
         const auto lo = static_cast<int8_t>(b.byte()), hi = static_cast<int8_t>(b.byte());
         d.act_min = std::min(lo, hi), d.act_max = std::max(lo, hi);
     }
-    if (b.chance(25)) {  // add mode: second operands j blocks on, still in the tile
+    d.double_scale = double_scale;
+    if (!double_scale && b.chance(25)) {  // add mode: second operands j blocks on, still in the tile
         d.add = true;
         d.add_shift = b.uniform(0, static_cast<uint32_t>(isa::field_max(isa::kAddShiftBits)));
         d.acc_add = b.uniform(0, t.n_kb - kb0 - n_kb) * t.acc_kb;
@@ -335,14 +346,15 @@ void make_drains(Builder& b, Round& r, uint32_t max_pieces) {
     std::sort(cuts.begin(), cuts.end());
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
         const uint32_t a = cuts[i], n = cuts[i + 1] - cuts[i];
-        r.drains.push_back(by_kb ? make_drain(b, t, a, n, 0, t.n_oy)
-                                 : make_drain(b, t, 0, t.n_kb, a, n));
+        r.drains.push_back(by_kb ? make_drain(b, t, a, n, 0, t.n_oy, r.double_scale)
+                                 : make_drain(b, t, 0, t.n_kb, a, n, r.double_scale));
     }
 }
 
 Round make_round(Builder& b, uint32_t index, const RandomProgramOptions& opt) {
     Round r;
     r.tile = make_tile(b, index);
+    r.double_scale = b.chance(20);
     const uint32_t n_gemms = b.uniform(1, std::max(1u, opt.max_gemms_per_round));
     for (uint32_t i = 0; i < n_gemms; ++i) {
         const isa::Gemm g = make_gemm(b, r.tile, i == 0 || b.chance(20), opt.max_steps_per_gemm);

@@ -239,6 +239,8 @@ public:
                 int8_t a = static_cast<int8_t>(rng_()), b = static_cast<int8_t>(rng_());
                 if (a > b && !p(0.15 * wild)) std::swap(a, b);
                 d.act_min = a, d.act_max = b;
+                d.add = p(0.3), d.double_scale = p(0.3);  // both: illegal
+                if (d.add && d.double_scale && !p(0.2 * wild)) d.add = false;
                 return d;
             }
             case Opcode::Finish: return isa::Finish{};
@@ -374,12 +376,13 @@ void random_words(const Dut& dut, uint32_t seed, int n) {
 // Legal instructions given exactly one illegal property, one reason after another.
 enum Reason {
     kBadOpcode, kReservedBit, kTokenFlag, kBuffer3, kPadNonInp, kPadValueNonInp, kZeroExtent,
-    kActOrder, kMisaligned, kFinishExtraBit, kRangeJustOver, kRangeJustFits, kReasons
+    kActOrder, kMisaligned, kFinishExtraBit, kRangeJustOver, kRangeJustFits, kAddDoubleScale,
+    kReasons
 };
 const char* const kReasonNames[kReasons] = {
     "bad opcode", "reserved bit", "token flag", "buffer 3", "padding on non-INP",
     "pad value on non-INP", "zero extent", "act_min > act_max", "misaligned DRAM",
-    "FINISH extra bit", "range just over", "range just fits"};
+    "FINISH extra bit", "range just over", "range just fits", "add with double_scale"};
 
 // Applies `r` to a fresh legal word; false when this attempt could not.
 bool make_reason(Gen& g, Reason r, InsnWord& w, ErrorCode& want) {
@@ -461,6 +464,11 @@ bool make_reason(Gen& g, Reason r, InsnWord& w, ErrorCode& want) {
             w = g.legal(static_cast<Opcode>(g.u(1, 3)));
             want = r == kRangeJustOver ? ErrorCode::SramRange : ErrorCode::Ok;
             return g.place_nest(w, r == kRangeJustOver ? 1 : 0);
+        case kAddDoubleScale:
+            w = g.legal(Opcode::Drain);
+            set(w, Opcode::Drain, "add", 1);
+            set(w, Opcode::Drain, "double_scale", 1);
+            return true;
         default: return false;
     }
 }

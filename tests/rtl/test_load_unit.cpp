@@ -60,19 +60,16 @@ uint32_t entry_bytes(isa::Buffer b) {
 
 uint32_t rd32(const uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | uint32_t{p[3]} << 24; }
 
-// A PRM entry as the SRAM ports see it: per lane o, bias (4 bytes LE), then the quant
-// lane (isa::quant_lane: multiplier, clamped shift) in kQuantBytes bytes LE.
-constexpr unsigned kQuantBytes = (isa::kQuantLaneBits + 7) / 8;
+// A PRM entry as the SRAM ports see it: per lane o, bias (4 bytes LE), then the QUANT
+// lane (multiplier, shift: the words unchanged) in kQuantBytes bytes LE.
+constexpr unsigned kQuantBytes = isa::kQuantWordLaneBits / 8;
 constexpr unsigned kPrmLaneBytes = 4 + kQuantBytes;
 std::vector<uint8_t> prm_view(const uint8_t* e) {
     const uint32_t bo = kCfg.block_out;
     std::vector<uint8_t> v;
     for (uint32_t o = 0; o < bo; ++o) {
-        for (int k = 0; k < 4; ++k) v.push_back(e[4 * o + k]);
-        const uint64_t lane = isa::quant_lane(static_cast<int32_t>(rd32(e + 4 * (bo + o))),
-                                              static_cast<int32_t>(rd32(e + 4 * (2 * bo + o))));
-        for (unsigned k = 0; k < kQuantBytes; ++k) {
-            v.push_back(static_cast<uint8_t>(lane >> (8 * k)));
+        for (uint32_t word : {o, bo + o, 2 * bo + o}) {
+            for (uint32_t k = 0; k < 4; ++k) v.push_back(e[4 * word + k]);
         }
     }
     return v;
@@ -299,9 +296,7 @@ private:
             for (uint32_t o = 0; o < kCfg.block_out; ++o) {
                 for (unsigned k = 0; k < 4; ++k) v.push_back(get_bits(m.bias_wdata_o, 32 * o + 8 * k, 8));
                 for (unsigned k = 0; k < kQuantBytes; ++k) {
-                    const unsigned lo = isa::kQuantLaneBits * o + 8 * k;
-                    const unsigned bits = std::min(8u, isa::kQuantLaneBits - 8 * k);
-                    v.push_back(get_bits(m.quant_wdata_o, lo, bits));
+                    v.push_back(get_bits(m.quant_wdata_o, isa::kQuantWordLaneBits * o + 8 * k, 8));
                 }
             }
             prm.at(m.bias_waddr_o) = v;
@@ -400,7 +395,7 @@ TEST_P(LoadUnit, WgtLongRowsCross4K) {
     b.expect_buffers_match();
 }
 
-// PRM: bias, multiplier, shift; shifts inside and outside [-31, 30] (clamped).
+// PRM: bias, multiplier, shift; shifts inside and outside [-31, 30], kept unchanged.
 TEST_P(LoadUnit, PrmShiftsAnyValue) {
     Bench b({.latency = 17, .max_bursts = 4, .ar_stall = 0.3, .r_stall = 0.3}, 14);
     const int32_t shifts[] = {0, -1, -31, -32, -33, 1, 31, 30, INT32_MIN, INT32_MAX, -7, 100};
@@ -423,11 +418,9 @@ TEST_P(LoadUnit, PrmShiftsAnyValue) {
     b.push(ld);
     b.run_to_completion();
     b.expect_buffers_match();
-    std::set<int> shift_bits;  // {left, amount}: the lane's byte above the multiplier
+    std::set<int> shift_bits;  // the shift word's low byte, above the multiplier
     for (const auto& e : b.prm) {
-        for (size_t o = 0; !e.empty() && o < bo; ++o) {
-            shift_bits.insert(e[kPrmLaneBytes * o + 4 + isa::kQuantAmountLo / 8]);
-        }
+        for (size_t o = 0; !e.empty() && o < bo; ++o) shift_bits.insert(e[kPrmLaneBytes * o + 8]);
     }
     EXPECT_GE(shift_bits.size(), 5u);  // the shifts are varied, not all zero
 }

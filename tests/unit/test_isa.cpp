@@ -53,7 +53,8 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"wgt_s", 320, 16},   {"wgt_cb", 336, 16}};
             break;
         case Opcode::Drain:
-            body = {{"add", 8, 1},        {"acc_base", 16, 16}, {"prm_base", 32, 8},
+            body = {{"add", 8, 1},        {"double_scale", 9, 1}, {"acc_base", 16, 16},
+                    {"prm_base", 32, 8},
                     {"n_kb", 48, 16},     {"n_y", 64, 16},      {"n_x", 80, 16},
                     {"acc_kb", 96, 16},   {"acc_y", 112, 16},   {"acc_x", 128, 16},
                     {"acc_add", 144, 16}, {"dram_base", 160, 32}, {"dram_kb", 192, 32},
@@ -379,6 +380,11 @@ TEST(IsaCheck, GemmZeroExtentsAreIllegal) {
          {&Gemm::n_kb, &Gemm::n_oy, &Gemm::n_ox, &Gemm::n_r, &Gemm::n_s, &Gemm::n_cb}) {
         EXPECT_EQ(check_with<Gemm>([f](Gemm& g) { g.*f = 0; }), kIllegal);
     }
+}
+
+TEST(IsaCheck, DrainAddAndDoubleScaleExcludeEachOther) {
+    EXPECT_EQ(check_with<Drain>([](Drain& d) { d.add = d.double_scale = true; }), kIllegal);
+    EXPECT_EQ(check_with<Drain>([](Drain& d) { d.double_scale = true; }), kOk);
 }
 
 TEST(IsaCheck, DrainZeroExtentsAreIllegal) {
