@@ -1,6 +1,7 @@
 // Packing the user's tensors into the blocked DRAM layouts the hardware reads.
 #include "compiler/layout.hpp"
 
+#include <bit>
 #include <cstring>
 
 #include "compiler/lowering.hpp"
@@ -66,7 +67,8 @@ void pack_weights(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
 // Every shift a valid layer holds reaches the hardware as it is, without its clamp.
 static_assert(isa::kPrmShiftMin == kMinShift && isa::kPrmShiftMax == kMaxShift);
 
-// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32 (docs/isa.md, PRM).
+// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32 (docs/isa.md, PRM). A
+// double scale's IEEE-754 bits take the multiplier (low) and shift (high) words.
 void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
                  const std::vector<int32_t>& folded_bias, std::vector<uint8_t>& mem) {
     const int64_t kb_n = (l.shape.k + hw.block_out - 1) / hw.block_out;
@@ -77,8 +79,15 @@ void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
             if (k >= l.shape.k) continue;  // padded channels: zeros
             const auto kk = static_cast<size_t>(k), oo = static_cast<size_t>(o);
             put_i32(mem, entry + 4 * oo, folded_bias[kk]);
-            put_i32(mem, entry + 4 * (hw.block_out + oo), l.params.multiplier[kk]);
-            put_i32(mem, entry + 4 * (2 * hw.block_out + oo), l.params.shift[kk]);
+            const bool double_scale = !l.params.double_scale.empty();
+            const uint64_t bits =
+                double_scale ? std::bit_cast<uint64_t>(l.params.double_scale[kk]) : 0;
+            put_i32(mem, entry + 4 * (hw.block_out + oo),
+                    double_scale ? static_cast<int32_t>(static_cast<uint32_t>(bits))
+                                 : l.params.multiplier[kk]);
+            put_i32(mem, entry + 4 * (2 * hw.block_out + oo),
+                    double_scale ? static_cast<int32_t>(static_cast<uint32_t>(bits >> 32))
+                                 : l.params.shift[kk]);
         }
     }
 }

@@ -74,9 +74,8 @@ Value Evaluation::conv() const {
     return Value::of(std::move(y));
 }
 
-// TFLite's reference kernel requantizes FULLY_CONNECTED in double (ops/fully_connected.hpp):
-// the device's fixed-point multiplier differs from it by 1 on a few outputs, so this
-// operator stays on the host.
+// TFLite's reference kernel requantizes FULLY_CONNECTED in double (ops/fully_connected.hpp),
+// as the device's double-scale DRAIN does.
 Value Evaluation::fully_connected() const {
     const FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,

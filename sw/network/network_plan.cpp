@@ -11,6 +11,7 @@
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
 #include "network/tflite_ops.hpp"
+#include "ops/fully_connected.hpp"
 
 namespace accel::network {
 namespace {
@@ -151,6 +152,55 @@ ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
     return c;
 }
 
+std::optional<FullyConnectedInput> fully_connected_input(const Model& m, const Operator& op) {
+    if (op.kind != OpKind::FullyConnected || op.inputs.size() < 2 || op.inputs[0] < 0) {
+        return std::nullopt;
+    }
+    const TensorDesc& x = m.tensor(op.inputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);
+    const TensorDesc& y = m.tensor(op.outputs[0]);
+    const bool symmetric_int8 =
+        w.type == graph::DType::Int8 && w.is_constant() && w.shape.size() == 2 &&
+        std::all_of(w.quant.zero_point.begin(), w.quant.zero_point.end(),
+                    [](int64_t z) { return z == 0; });
+    if (!symmetric_int8 || x.is_constant() || x.type != graph::DType::Int8 ||
+        y.type != graph::DType::Int8 || y.shape.size() != 2 || y.shape[1] != w.shape[0]) {
+        return std::nullopt;
+    }
+    const int64_t n = y.shape[0], depth = w.shape[1];
+    const int p = producer(m, op.inputs[0]);
+    if (p >= 0 && m.operators[static_cast<size_t>(p)].kind == OpKind::Reshape) {
+        const int flat = m.operators[static_cast<size_t>(p)].inputs[0];
+        const std::vector<int64_t>& s = m.tensor(flat).shape;
+        if (s.size() == 4 && s[0] == n && s[1] * s[2] * s[3] == depth) return FullyConnectedInput{flat, s};
+    }
+    if (x.shape == std::vector<int64_t>{n, depth}) return FullyConnectedInput{op.inputs[0], {n, 1, 1, depth}};
+    return std::nullopt;
+}
+
+ConvLayer fully_connected_layer(const Model& m, const Operator& op, const FullyConnectedInput& in) {
+    const TensorDesc& x = m.tensor(op.inputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);
+    const TensorDesc& y = m.tensor(op.outputs[0]);
+    const FullyConnectedParams fc = prepare_fully_connected(
+        w.shape, fused_activation(op.activation), quant_params(x), w.quant.scale,
+        w.quant.zero_point.at(0), quant_params(y));
+    const std::vector<int64_t>& s = in.nhwc;
+    ConvLayer c;
+    c.input = in.tensor;
+    c.input_nhwc = s;
+    c.layer.shape = {s[0], s[1], s[2], s[3], w.shape[0], s[1], s[2]};  // H x W, VALID
+    c.layer.params.input_zero_point = -fc.input_offset;
+    c.layer.params.output_zero_point = fc.output_offset;
+    c.layer.params.double_scale = fc.effective_scale;
+    c.layer.params.act_min = fc.act_min;
+    c.layer.params.act_max = fc.act_max;
+    c.weights = weights_hwio(constant_i8(w), s[1], s[2], s[3]);
+    c.bias = conv_bias(m, op, w.shape[0]);
+    validate(c.layer);
+    return c;
+}
+
 bool depthwise_on_device(const Model& m, const Operator& op) {
     const TensorDesc& x = m.tensor(op.inputs[0]);
     const TensorDesc& w = m.tensor(op.inputs[1]);
@@ -243,10 +293,14 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
         step.op = op.index;
         const bool depthwise_device = on_device && op.kind == OpKind::DepthwiseConv2d &&
                                       depthwise_on_device(m, op);
-        if (op.kind == OpKind::Conv2d || depthwise_device) {
+        const std::optional<FullyConnectedInput> fc_input =
+            on_device ? fully_connected_input(m, op) : std::nullopt;
+        if (op.kind == OpKind::Conv2d || depthwise_device || fc_input) {
             try {
                 if (op.kind == OpKind::Conv2d) {
                     step.convs.push_back(conv_layer(m, op, on_device));
+                } else if (fc_input) {
+                    step.convs.push_back(fully_connected_layer(m, op, *fc_input));
                 } else {
                     step.convs = depthwise_blocks(m, op, hw);
                 }

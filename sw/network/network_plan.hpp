@@ -78,6 +78,22 @@ struct NetworkPlan {
 // accel::Error for parameters the kit cannot take.
 ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
 
+// What a device FULLY_CONNECTED convolves: the [N,H,W,C] activation a RESHAPE flattens
+// into its input [N, H*W*C] (an H x W VALID conv: flat index (h*W + w)*C + c, so that the
+// weights [K, H*W*C] read as [K,H,W,C]), or its own input [N,C] as [N,1,1,C] (a 1x1
+// conv). Not for weights other than symmetric int8 constants or a non-int8 output.
+struct FullyConnectedInput {
+    int tensor = -1;
+    std::vector<int64_t> nhwc;
+};
+std::optional<FullyConnectedInput> fully_connected_input(const graph::Model& model,
+                                                         const graph::Operator& op);
+
+// A device FULLY_CONNECTED as that conv2d layer, requantizing with the reference
+// kernel's double scales (Conv2dParams::double_scale).
+ConvLayer fully_connected_layer(const graph::Model& model, const graph::Operator& op,
+                                const FullyConnectedInput& input);
+
 // Whether the device runs a DEPTHWISE_CONV_2D: a depth multiplier of 1.
 bool depthwise_on_device(const graph::Model& model, const graph::Operator& op);
 

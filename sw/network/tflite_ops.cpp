@@ -82,15 +82,19 @@ ConvGeometry conv_geometry(const Model& m, const Operator& conv) {
     return {p.pad_top, p.pad_bottom, p.pad_left, p.pad_right};
 }
 
-TensorI8 conv_weights_hwio(const Model& m, const Operator& conv) {
-    const TensorI8 w = constant_i8(m.tensor(conv.inputs[1]));  // [K,R,S,C]
-    const int64_t k_n = w.shape[0], rsc = w.shape[1] * w.shape[2] * w.shape[3];
-    TensorI8 out({w.shape[1], w.shape[2], w.shape[3], k_n});
+TensorI8 weights_hwio(const TensorI8& w, int64_t r, int64_t s, int64_t c) {
+    const int64_t k_n = w.shape[0], rsc = r * s * c;
+    TensorI8 out({r, s, c, k_n});
     for (int64_t k = 0; k < k_n; ++k)
         for (int64_t i = 0; i < rsc; ++i) {
             out.data[static_cast<size_t>(i * k_n + k)] = w.data[static_cast<size_t>(k * rsc + i)];
         }
     return out;
+}
+
+TensorI8 conv_weights_hwio(const Model& m, const Operator& conv) {
+    const TensorI8 w = constant_i8(m.tensor(conv.inputs[1]));  // [K,R,S,C]
+    return weights_hwio(w, w.shape[1], w.shape[2], w.shape[3]);
 }
 
 Requant conv_requant(const Model& m, const Operator& op) {

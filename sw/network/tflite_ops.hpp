@@ -34,6 +34,8 @@ struct ConvGeometry {
 ConvGeometry conv_geometry(const graph::Model& m, const graph::Operator& conv);
 
 TensorI8 conv_weights_hwio(const graph::Model& m, const graph::Operator& conv);
+// Weights [K, R*S*C...] (each row flattened in R, S, C order) as [R,S,C,K].
+TensorI8 weights_hwio(const TensorI8& w, int64_t r, int64_t s, int64_t c);
 
 struct Requant {
     std::vector<int32_t> multiplier, shift;  // per output channel

@@ -1,5 +1,6 @@
 #include "ops/conv2d.hpp"
 
+#include <cmath>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -72,6 +73,21 @@ void validate_quantization(const Conv2dParams& p, int64_t k) {
     require(p.act_min <= p.act_max, [&] {
         return fmt::format("act min {} > act max {}: the range is empty", p.act_min, p.act_max);
     });
+    if (!p.double_scale.empty()) {
+        require(static_cast<int64_t>(p.double_scale.size()) == k &&
+                    p.multiplier.empty() && p.shift.empty(),
+                [&] {
+                    return fmt::format("double scale: has {} values, expected K = {} (and no "
+                                       "multiplier or shift)", p.double_scale.size(), k);
+                });
+        for (size_t i = 0; i < p.double_scale.size(); ++i) {
+            require(std::isfinite(p.double_scale[i]) && p.double_scale[i] >= 0.0, [&] {
+                return fmt::format("double scale[{}] = {}: must be finite and >= 0", i,
+                                   p.double_scale[i]);
+            });
+        }
+        return;
+    }
     require(static_cast<int64_t>(p.multiplier.size()) == k, [&] {
         return fmt::format("multiplier: has {} values, expected K = {}", p.multiplier.size(), k);
     });

@@ -22,6 +22,10 @@ struct Conv2dParams {
     int output_zero_point = 0;
     std::vector<int32_t> multiplier;  // K values
     std::vector<int32_t> shift;       // K values, each in [kMinShift, kMaxShift]
+    // When not empty, K finite scales >= 0 that requantize instead of multiplier and
+    // shift (then empty), as TFLite's reference FULLY_CONNECTED does
+    // (ops/double_rounding.hpp): zy + round(acc * scale) wraps in int32.
+    std::vector<double> double_scale;
     int act_min = -128, act_max = 127;
 };
 

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
+#include "ops/tflite_int32.hpp"
 
 namespace accel {
 namespace {
@@ -61,6 +63,9 @@ TensorI8 conv2d_reference(const Conv2dLayer& layer, const TensorI8& x, const Ten
     const int64_t oh_n = layer.out_h(), ow_n = layer.out_w();
     TensorI8 y({s.n, oh_n, ow_n, s.k});
     std::vector<uint32_t> acc(static_cast<size_t>(s.k));
+    const bool double_scale = !p.double_scale.empty();
+    std::vector<DoubleScale> scales;
+    for (double scale : p.double_scale) scales.push_back(decompose_scale(scale));
     int8_t* out = y.data.data();
     for (int64_t n = 0; n < s.n; ++n) {
         for (int64_t oh = 0; oh < oh_n; ++oh) {
@@ -70,10 +75,14 @@ TensorI8 conv2d_reference(const Conv2dLayer& layer, const TensorI8& x, const Ten
                 accumulate_pixel(layer, x, w, n, oh, ow, acc);
                 for (int64_t k = 0; k < s.k; ++k) {
                     const auto kk = static_cast<size_t>(k);
-                    const int32_t scaled =
-                        mbqm(static_cast<int32_t>(acc[kk]), p.multiplier[kk], p.shift[kk]);
-                    // scaled reaches +-(2^31-1), so zy + scaled is summed in int64 before the clamp.
-                    const int64_t v = int64_t{p.output_zero_point} + scaled;
+                    const auto a = static_cast<int32_t>(acc[kk]);
+                    // mbqm reaches +-(2^31-1), so zy + scaled is summed in int64 before the
+                    // clamp; the double scale's sum wraps in int32, as TFLite's does.
+                    const int64_t v =
+                        double_scale ? wrapping_add(round_product_like_double(a, scales[kk]),
+                                                    p.output_zero_point)
+                                     : int64_t{p.output_zero_point} +
+                                           mbqm(a, p.multiplier[kk], p.shift[kk]);
                     *out++ = static_cast<int8_t>(std::clamp<int64_t>(v, p.act_min, p.act_max));
                 }
             }

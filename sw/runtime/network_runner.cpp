@@ -89,7 +89,9 @@ int64_t host_macs(const Model& m, const Operator& op) {
 int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
                              const HwParams& params) {
     const HwConfig& hw = params.config;
-    if (kind == graph::OpKind::Conv2d) return roofline_cycles(s.convs.front().layer, hw);
+    if (kind == graph::OpKind::Conv2d || kind == graph::OpKind::FullyConnected) {
+        return roofline_cycles(s.convs.front().layer, hw);
+    }
     if (s.add) {  // two operands read and the sum written, entry for entry
         return roofline_cycles(0, 3 * s.add->entries * params.inp_entry_bytes, hw);
     }

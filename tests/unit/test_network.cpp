@@ -3,6 +3,7 @@
 // bytes, and that fsim and the golden reference agree on every tensor.
 #include <cstring>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -145,10 +146,23 @@ TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     ASSERT_TRUE(plan.steps[3].add.has_value());
     EXPECT_EQ(plan.steps[3].add->entries, 36);  // 6x6 pixels, one channel block
     EXPECT_EQ(plan.steps[4].placement, Placement::Folded);  // RESHAPE
-    // TFLite's reference FULLY_CONNECTED requantizes in double: host.
-    EXPECT_EQ(plan.steps[5].placement, Placement::Host);
     EXPECT_EQ(plan.storage[static_cast<size_t>(m.operators[4].outputs[0])],
               m.operators[4].inputs[0]);
+    // FULLY_CONNECTED over the RESHAPE: a 6x6 VALID conv over the ADD's [1,6,6,8] output,
+    // requantized with the reference kernel's double scales.
+    ASSERT_EQ(plan.steps[5].placement, Placement::Device);
+    const network::ConvLayer& fc = plan.steps[5].convs.front();
+    EXPECT_EQ(fc.input, m.operators[4].inputs[0]);
+    EXPECT_EQ(fc.input_nhwc, (std::vector<int64_t>{1, 6, 6, 8}));
+    EXPECT_EQ(fc.layer.shape.r, 6);
+    EXPECT_EQ(fc.layer.shape.s, 6);
+    EXPECT_EQ(fc.layer.shape.k, 4);
+    EXPECT_EQ(fc.layer.params.double_scale.size(), 4u);
+    EXPECT_TRUE(fc.layer.params.multiplier.empty());
+    // weights [K, H*W*C] -> [H,W,C,K]: flat index (h*6 + w)*8 + c
+    const TensorI8 flat_w = network::constant_i8(m.tensor(m.operators[5].inputs[1]));
+    EXPECT_EQ(fc.weights.data[static_cast<size_t>(((2 * 6 + 3) * 8 + 5) * 4 + 1)],
+              flat_w.data[1 * 288 + (2 * 6 + 3) * 8 + 5]);
 }
 
 TEST(NetworkPlan, TheReferenceBackendFoldsNothingIntoTheConvolutions) {
@@ -203,7 +217,7 @@ TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
     const NetworkRun dev = run_on_fsim(m, hw, inputs, true);
     EXPECT_FALSE(dev.mismatch.has_value());
-    EXPECT_EQ(dev.tensors_checked, 3);  // the two convolutions and the ADD
+    EXPECT_EQ(dev.tensors_checked, 4);  // the two convolutions, the ADD and the FC
     ASSERT_EQ(dev.outputs.size(), 1u);
     EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
     EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{1, 4}));
@@ -328,6 +342,71 @@ TEST_P(AddOnDevice, ResidualAddsMatchTheGoldenReferenceForOneAndTwoImages) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, AddOnDevice, ::testing::Values("default", "tiny"));
+
+// input [n,5,5,20] -> CONV_2D 1x1 -> RESHAPE [n,500] -> FULLY_CONNECTED [n,10] RELU
+// (per-channel weights: an HxW conv over the 4-D activation) -> FULLY_CONNECTED [n,7]
+// (per-tensor: a 1x1 conv over the 2-D activation), and a second input [n,40] ->
+// FULLY_CONNECTED [n,24] (a 2-D activation the host writes).
+Model fully_connected_network(int64_t n) {
+    ModelBuilder b;
+    const int x = b.activation({n, 5, 5, 20}, 0.05f, 3);
+    const int c = b.activation({n, 5, 5, 20}, 0.06f, -9);
+    b.op(OpKind::Conv2d, {x, b.weights({20, 1, 1, 20}, 20), b.bias(20)}, c);
+    const int flat = b.activation({n, 500}, 0.06f, -9);
+    b.op(OpKind::Reshape, {c, b.ints({static_cast<int32_t>(n), 500}, {2})}, flat);
+    const int f1 = b.activation({n, 10}, 0.4f, -128);
+    b.op(OpKind::FullyConnected, {flat, b.weights({10, 500}, 10), b.bias(10)}, f1).activation =
+        graph::Activation::Relu;
+    const int f2 = b.activation({n, 7}, 0.5f, 6);
+    b.op(OpKind::FullyConnected, {f1, b.weights({7, 10}, 1), -1}, f2);
+    const int v = b.activation({n, 40}, 0.03f, -2);
+    const int f3 = b.activation({n, 24}, 0.2f, 1);
+    b.op(OpKind::FullyConnected, {v, b.weights({24, 40}, 24), b.bias(24)}, f3);
+    Model m = b.model();
+    m.inputs = {x, v};
+    m.outputs = {f2, f3};
+    return m;
+}
+
+class FullyConnectedOnDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FullyConnectedOnDevice, FsimMatchesTheGoldenReferenceForOneAndTwoImages) {
+    const HwParams hw =
+        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    for (int64_t n : {1, 2}) {
+        const Model m = fully_connected_network(n);
+        std::vector<network::Value> inputs = random_input({n, 5, 5, 20}, 17);
+        inputs.push_back(random_input({n, 40}, 19).front());
+        const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
+        const NetworkRun dev = run_on_fsim(m, hw, inputs);
+        EXPECT_FALSE(dev.mismatch.has_value()) << n << " images";
+        EXPECT_EQ(dev.tensors_checked, 4);  // the conv and the three FCs
+        ASSERT_EQ(dev.operators.size(), 5u);
+        for (size_t op : {2u, 3u, 4u}) {
+            EXPECT_EQ(dev.operators[op].placement, Placement::Device) << "operator " << op;
+            EXPECT_GT(dev.operators[op].predicted_cycles, 0);
+            EXPECT_GT(dev.operators[op].roofline_cycles, 0);
+        }
+        EXPECT_EQ(dev.operators[2].macs, n * 10 * 500);
+        ASSERT_EQ(dev.outputs.size(), 2u);
+        EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
+        EXPECT_EQ(dev.outputs[1].i8, ref.outputs[1].i8);
+        EXPECT_EQ(dev.outputs[1].shape, (std::vector<int64_t>{n, 24}));
+        // Not all clamped to one value: the outputs test the requantization.
+        EXPECT_GT(std::set<int8_t>(ref.outputs[1].i8.begin(), ref.outputs[1].i8.end()).size(), 5u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, FullyConnectedOnDevice, ::testing::Values("default", "tiny"));
+
+TEST(NetworkPlan, FullyConnectedWithAsymmetricWeightsStaysOnTheHost) {
+    Model m = fully_connected_network(1);
+    m.tensors[static_cast<size_t>(m.operators[4].inputs[1])].quant.zero_point = {3};
+    m.tensors[static_cast<size_t>(m.operators[4].inputs[1])].quant.scale = {0.02f};
+    const network::NetworkPlan plan = network::plan_network(m, default_hw(), true);
+    EXPECT_EQ(plan.steps[2].placement, Placement::Device);
+    EXPECT_EQ(plan.steps[4].placement, Placement::Host);
+}
 
 TEST(NetworkPlan, AddsThatBroadcastOrReadConstantsStayOnTheHost) {
     ModelBuilder b;

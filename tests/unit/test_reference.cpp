@@ -108,6 +108,26 @@ TEST(Reference, AccumulatorWrapsAroundInt32) {
     EXPECT_EQ(y.data, std::vector<int8_t>{-128});
 }
 
+// Double scales requantize as TFLite's reference FULLY_CONNECTED: round half away from
+// zero, and zy + R wraps in int32 (R = INT32_MIN out of range).
+TEST(Reference, DoubleScalesRoundHalfAwayFromZeroAndWrapTheZeroPoint) {
+    Conv2dLayer l;
+    l.shape = {1, 1, 1, 1, 4, 1, 1};
+    l.params.double_scale = {0.5, 0.5, 0.25, 1e10};
+    l.params.output_zero_point = -3;
+    // acc = 5*w + bias: 5, -5, 10 -> 2.5 -> 3, -2.5 -> -3, 2.5 -> 3; 1e10: INT32_MIN - 3
+    // wraps to INT32_MAX - 2 -> clamps to 127.
+    const TensorI8 y = conv2d_reference(l, tensor({1, 1, 1, 1}, {5}),
+                                        tensor({1, 1, 1, 4}, {1, -1, 2, 1}), {0, 0, 0, 0});
+    EXPECT_EQ(y.data, (std::vector<int8_t>{0, -6, 0, 127}));
+    l.params.double_scale[1] = -1.0;
+    EXPECT_THROW(validate(l), Error);
+    l.params.double_scale[1] = 0.5;
+    l.params.multiplier.assign(4, kIdentity);
+    l.params.shift.assign(4, 0);
+    EXPECT_THROW(validate(l), Error);  // one requantization or the other
+}
+
 TEST(Reference, RejectsMismatchedTensors) {
     const Conv2dLayer l = make_layer({1, 2, 2, 1, 1, 1, 1}, kIdentity, 0);
     EXPECT_THROW(conv2d_reference(l, tensor({1, 2, 2, 2}, std::vector<int8_t>(8)),
