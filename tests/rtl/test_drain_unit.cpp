@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -25,7 +27,9 @@
 #include "Vdrain_unit.h"
 #include "Vdrain_unit___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/isa.hpp"
+#include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
+#include "ops/tflite_int32.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {
@@ -41,9 +45,14 @@ constexpr uint32_t kMaxOut = Root::drain_unit__DOT__MAX_OUTSTANDING;
 constexpr uint64_t kTimeout = 300000;
 constexpr uint32_t kBusError = 4;  // ERR_BUS_ERROR: kind 3
 
+// A channel's PRM words, as QUANT holds them: TFLite's multiplier and shift (in
+// [-31, 30]), or a double-scale DRAIN's scale bits (low word in mult, high in shift).
 struct Quant {
     int32_t mult;
-    int32_t shift;  // TFLite's, in [-31, 30]: the bench presents isa::quant_lane of it
+    int32_t shift;
+    uint64_t word() const {
+        return uint64_t{static_cast<uint32_t>(shift)} << 32 | static_cast<uint32_t>(mult);
+    }
 };
 
 // ACC and PRM contents; outputs land mostly inside int8 with a few edges.
@@ -75,6 +84,12 @@ struct Buffers {
                 } else if (r < 6) {  // the same scales through a left shift
                     const int32_t l = 1 + static_cast<int32_t>(rng() % 8);
                     q = {mantissa >> (14 + l), l};
+                } else if (r < 14) {  // a double scale of the same size, or any word
+                    const uint64_t w =
+                        r == 6 ? uint64_t{rng()} << 32 | rng()
+                               : std::bit_cast<uint64_t>(std::ldexp(double(mantissa), -45 - int(r % 2)));
+                    q = {static_cast<int32_t>(static_cast<uint32_t>(w)),
+                         static_cast<int32_t>(static_cast<uint32_t>(w >> 32))};
                 } else {
                     q = {mantissa, -14 - static_cast<int32_t>(rng() % 2)};
                 }
@@ -95,8 +110,14 @@ void apply_drain(const isa::Drain& d, const Buffers& buf, Mem& mem) {
                     const auto& p = buf.quant[(d.prm_base + kb) % kPrmDepth];
                     const uint32_t addr = d.dram_base + kb * d.dram_kb + y * d.dram_y + x * d.dram_x + b * d.dram_b;
                     for (uint32_t o = 0; o < kBo; ++o) {
-                        const int64_t v = int64_t{d.zy} +
-                            accel::mbqm(buf.acc[a][b * kBo + o], p[o].mult, p[o].shift);
+                        const int32_t acc = buf.acc[a][b * kBo + o];
+                        // double scale: zy added wrapping in int32; else in 33 bits
+                        const int64_t v =
+                            d.double_scale
+                                ? wrapping_add(round_product_like_double(
+                                                   acc, decode_scale_word(p[o].word())),
+                                               d.zy)
+                                : int64_t{d.zy} + accel::mbqm(acc, p[o].mult, isa::prm_shift(p[o].shift));
                         mem[addr + o] = static_cast<uint8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }
                 }
@@ -333,8 +354,8 @@ public:
         }
         if (q_load) {
             for (uint32_t o = 0; o < kBo; ++o) {
-                put_bits(m.quant_rdata_i, isa::kQuantLaneBits * o, isa::kQuantLaneBits,
-                         isa::quant_lane(q_next[o].mult, q_next[o].shift));
+                put_bits(m.quant_rdata_i, isa::kQuantWordLaneBits * o, isa::kQuantWordLaneBits,
+                         q_next[o].word());
             }
         }
         ++now;
@@ -408,6 +429,7 @@ isa::Drain random_drain(std::mt19937& rng) {
     const auto a = static_cast<int8_t>(rng()), b = static_cast<int8_t>(rng());
     if (pick(2)) d.act_min = -128, d.act_max = 127;
     else d.act_min = std::min(a, b), d.act_max = std::max(a, b);
+    d.double_scale = pick(3) == 0;
     return d;
 }
 
