@@ -83,7 +83,8 @@ module insn_check #(
         load_illegal = ld.pop_prev || ld.push_prev || 64'(ld.buffer) > BUF_PRM ||
                        ld.z_size == '0 || ld.y_size == '0 || ld.x_size == '0 ||
                        (64'(ld.buffer) != BUF_INP && l_padded) || misaligned(64'(ld.dram_base)) ||
-                       misaligned(64'(ld.dram_z_stride)) || misaligned(64'(ld.dram_y_stride));
+                       misaligned(64'(ld.dram_z_stride)) || misaligned(64'(ld.dram_y_stride)) ||
+                       misaligned(64'(ld.dram_x_stride));
         l_rows = 17'(ld.pad_top) + 17'(ld.y_size) + 17'(ld.pad_bottom);
         l_cols = 17'(ld.pad_left) + 17'(ld.x_size) + 17'(ld.pad_right);
         // entries = z * rows * cols, in two products that each fit one 18x18 multiplier

@@ -1,10 +1,12 @@
-// AR side of the load unit: walks the data rows of a LOAD (z outer, y inner) and
-// issues the AXI INCR bursts that read each row (row_beats contiguous beats from
-// base + z*z_stride + y*y_stride, addresses modulo 2^32). A burst has at most 16
-// beats, never crosses a 4 KiB boundary and never spans two rows. At most
+// AR side of the load unit: walks the data of a LOAD (z outer, then y, then x) as
+// segments of seg_beats contiguous beats, seg_count per row (segment x of row y of
+// plane z at base + z*z_stride + y*y_stride + x*x_stride, addresses modulo 2^32), and
+// issues the AXI INCR bursts that read them. A contiguous row is one segment; a row
+// whose entries lie apart is one segment per entry (docs/isa.md, LOAD). A burst has at
+// most 16 beats, never crosses a 4 KiB boundary and never spans two segments. At most
 // MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
 // The next burst is computed from registers only, so one AR can issue per cycle
-// (rows of a single beat still stream at a beat per cycle).
+// (segments of a single beat still stream at a beat per cycle).
 `default_nettype none
 
 module load_burst_gen #(
@@ -21,7 +23,9 @@ module load_burst_gen #(
     input  wire logic [15:0]            y_size_i,    // rows per plane (>= 1)
     input  wire logic [31:0]            z_stride_i,  // bytes between planes
     input  wire logic [31:0]            y_stride_i,  // bytes between rows
-    input  wire logic [ROW_BEATS_W-1:0] row_beats_i, // beats per row (>= 1)
+    input  wire logic [31:0]            x_stride_i,  // bytes between a row's segments
+    input  wire logic [15:0]            seg_count_i, // segments per row (>= 1)
+    input  wire logic [ROW_BEATS_W-1:0] seg_beats_i, // beats per segment (>= 1)
     // Stop issuing; a pending AR (valid, not yet ready) is still held until accepted.
     input  wire logic                   halt_i,
     // AXI read address channel (INCR, full-beat size).
@@ -52,23 +56,24 @@ module load_burst_gen #(
 
     logic             active_q;            // bursts left to issue
     logic [31:0]      addr_q;              // next burst's address
-    logic [RB_W-1:0]  left_q;              // beats of the current row not yet requested
-    logic [31:0]      row_q, plane_q;      // start of the current row / plane
-    logic [15:0]      y_q, z_q, y_last_q, z_last_q;
-    logic [31:0]      y_stride_q, z_stride_q;
-    logic [RB_W-1:0]  row_beats_q;
+    logic [RB_W-1:0]  left_q;              // beats of the current segment not yet requested
+    logic [31:0]      seg_q, row_q, plane_q;  // start of the current segment / row / plane
+    logic [15:0]      x_q, y_q, z_q, x_last_q, y_last_q, z_last_q;
+    logic [31:0]      x_stride_q, y_stride_q, z_stride_q;
+    logic [RB_W-1:0]  seg_beats_q;
     logic [CNT_W-1:0] cnt_q;               // bursts in flight
 
-    // The burst at addr_q: min(16, rest of the row, rest of the 4 KiB page) beats.
+    // The burst at addr_q: min(16, rest of the segment, rest of the 4 KiB page) beats.
     logic [PG_W-1:0] to_page;
     logic [4:0]      beats;
-    logic            row_end;
+    logic            seg_end, row_end;
     always_comb begin
         to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[11:BB_LG]);
         beats   = 5'd16;
         if (left_q < RB_W'(16)) beats = left_q[4:0];
         if (to_page < PG_W'(beats)) beats = to_page[4:0];
-        row_end = (left_q == RB_W'(beats));
+        seg_end = (left_q == RB_W'(beats));
+        row_end = seg_end && (x_q == x_last_q);
     end
 
     assign ar_valid_o = active_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
@@ -79,8 +84,10 @@ module load_burst_gen #(
     logic ar_fire;
     assign ar_fire = ar_valid_o && ar_ready_i;
 
-    // The address after the current row: the next row of this plane or the next plane.
-    logic [31:0] next_row, next_plane;
+    // The address after the current segment: the next segment of this row, the next
+    // row of this plane or the next plane.
+    logic [31:0] next_seg, next_row, next_plane;
+    assign next_seg   = seg_q + x_stride_q;
     assign next_row   = row_q + y_stride_q;
     assign next_plane = plane_q + z_stride_q;
 
@@ -99,32 +106,45 @@ module load_burst_gen #(
     always_ff @(posedge clk_i) begin
         if (start_i) begin
             addr_q      <= base_i;
+            seg_q       <= base_i;
             row_q       <= base_i;
             plane_q     <= base_i;
-            left_q      <= row_beats_i;
-            row_beats_q <= row_beats_i;
+            left_q      <= seg_beats_i;
+            seg_beats_q <= seg_beats_i;
+            x_q         <= '0;
             y_q         <= '0;
             z_q         <= '0;
+            x_last_q    <= seg_count_i - 16'd1;
             y_last_q    <= y_size_i - 16'd1;
             z_last_q    <= z_size_i - 16'd1;
+            x_stride_q  <= x_stride_i;
             y_stride_q  <= y_stride_i;
             z_stride_q  <= z_stride_i;
         end else if (ar_fire) begin
-            if (!row_end) begin
+            if (!seg_end) begin
                 addr_q <= addr_q + (32'(beats) << BB_LG);
                 left_q <= left_q - RB_W'(beats);
+            end else if (!row_end) begin
+                x_q    <= x_q + 16'd1;
+                seg_q  <= next_seg;
+                addr_q <= next_seg;
+                left_q <= seg_beats_q;
             end else if (y_q != y_last_q) begin
+                x_q    <= '0;
                 y_q    <= y_q + 16'd1;
+                seg_q  <= next_row;
                 row_q  <= next_row;
                 addr_q <= next_row;
-                left_q <= row_beats_q;
+                left_q <= seg_beats_q;
             end else begin  // next plane (or past the end: the values are then unused)
+                x_q     <= '0;
                 y_q     <= '0;
                 z_q     <= z_q + 16'd1;
                 plane_q <= next_plane;
+                seg_q   <= next_plane;
                 row_q   <= next_plane;
                 addr_q  <= next_plane;
-                left_q  <= row_beats_q;
+                left_q  <= seg_beats_q;
             end
         end
     end
@@ -138,6 +158,19 @@ module load_burst_gen #(
             cnt_q <= cnt_q - CNT_W'(1);
         end
     end
+
+`ifdef ACCEL_ASSERT
+    // A LOAD starts only on an idle generator; a burst's last beat only returns for a
+    // burst in flight, and no more than MAX_OUTSTANDING are.
+    a_start_idle: assert property (@(posedge clk_i) disable iff (rst_i) start_i |-> idle_o)
+        else $error("load_burst_gen: start while busy");
+    a_last_in_flight: assert property (@(posedge clk_i) disable iff (rst_i)
+                                       r_last_i |-> (cnt_q != '0))
+        else $error("load_burst_gen: a last beat with no burst in flight");
+    a_segment_nonempty: assert property (@(posedge clk_i) disable iff (rst_i)
+                                         start_i |-> (seg_beats_i != '0 && seg_count_i != '0))
+        else $error("load_burst_gen: an empty segment or row");
+`endif
 endmodule
 
 `default_nettype wire

@@ -123,24 +123,33 @@ module load_unit #(
     logic            unused_insn;  // fields checked by fetch or used by other units
     assign unused_insn = ^ld;
 
-    logic [RB_W-1:0] row_beats;
-    logic [BI_W-1:0] bpe_last;
+    // A row is read as one segment when its entries are contiguous in DRAM (x stride 0
+    // or one entry), else as one segment per entry (docs/isa.md, LOAD).
+    logic [RB_W-1:0] entry_beats, seg_beats;
+    logic [31:0]     entry_bytes;
+    logic [15:0]     seg_count;
+    logic            entries_apart;
     always_comb begin
         unique case (f_buffer)
             BUF_INP: begin
-                row_beats = RB_W'(f_x_size) * RB_W'(INP_BPE);
-                bpe_last  = BI_W'(INP_BPE - 1);
+                entry_beats = RB_W'(INP_BPE);
+                entry_bytes = 32'(INP_EB);
             end
             BUF_WGT: begin
-                row_beats = RB_W'(f_x_size) * RB_W'(WGT_BPE);
-                bpe_last  = BI_W'(WGT_BPE - 1);
+                entry_beats = RB_W'(WGT_BPE);
+                entry_bytes = 32'(WGT_EB);
             end
             default: begin
-                row_beats = RB_W'(f_x_size) * RB_W'(PRM_BPE);
-                bpe_last  = BI_W'(PRM_BPE - 1);
+                entry_beats = RB_W'(PRM_BPE);
+                entry_bytes = 32'(PRM_EB);
             end
         endcase
+        entries_apart = ld.dram_x_stride != '0 && ld.dram_x_stride != entry_bytes;
+        seg_beats     = entries_apart ? entry_beats : RB_W'(f_x_size) * entry_beats;
+        seg_count     = entries_apart ? f_x_size : 16'd1;
     end
+    logic [BI_W-1:0] bpe_last;
+    assign bpe_last = BI_W'(entry_beats - RB_W'(1));
 
     // ---- Control.
     accel_isa_pkg::unit_state_e state_q;
@@ -212,7 +221,9 @@ module load_unit #(
         .y_size_i    (ld.y_size),
         .z_stride_i  (ld.dram_z_stride),
         .y_stride_i  (ld.dram_y_stride),
-        .row_beats_i (row_beats),
+        .x_stride_i  (ld.dram_x_stride),
+        .seg_count_i (seg_count),
+        .seg_beats_i (seg_beats),
         .halt_i      (halt),
         .ar_valid_o  (ar_valid_o),
         .ar_ready_i  (ar_ready_i),

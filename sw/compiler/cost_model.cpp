@@ -489,11 +489,13 @@ struct LoadShape {
 LoadShape load_shape(const Machine& m, const isa::Load& l, int64_t start) {
     const uint32_t entry = isa::entry_bytes(l.buffer, m.hw);
     LoadShape s;
-    const int64_t rows = int64_t{l.z_size} * l.y_size;
-    const int64_t row_beats = m.beats(int64_t{l.x_size} * entry);
+    // Runs of contiguous DRAM bytes: a row, or each entry of a row when they lie apart.
+    const int64_t run_entries = isa::load_row_contiguous(l, m.hw) ? l.x_size : 1;
+    const int64_t runs = int64_t{l.z_size} * l.y_size * (l.x_size / run_entries);
+    const int64_t run_beats = m.beats(run_entries * entry);
     s.reads.first_request = start + 1;
-    s.reads.n = rows * bursts_of(row_beats);
-    s.reads.burst_beats = double(row_beats) / double(bursts_of(row_beats));
+    s.reads.n = runs * bursts_of(run_beats);
+    s.reads.burst_beats = double(run_beats) / double(bursts_of(run_beats));
     const int64_t width = l.pad_left + l.x_size + l.pad_right;
     s.all_entries = int64_t{l.z_size} * (l.pad_top + l.y_size + l.pad_bottom) * width;
     s.trailing_pad = l.pad_right + int64_t{l.pad_bottom} * width;

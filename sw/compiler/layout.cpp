@@ -14,10 +14,14 @@ void put_i32(std::vector<uint8_t>& mem, size_t at, int32_t v) {
     for (size_t i = 0; i < 4; ++i) mem[at + i] = static_cast<uint8_t>(u >> (8 * i));
 }
 
-// [NB][CB][Hp][Wp] entries of [b][i]; the host-side extra padding holds zx.
+// [NB][CB][Hp][Wp] entries of [b][i] of the input x [N,H,W,C] as the device reads it
+// (the lowered layer's, or the original for strided reads); the host-side extra padding
+// holds zx.
 void pack_input(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
                 const TensorI8& x, std::vector<uint8_t>& mem) {
-    const Conv2dShape& s = l.shape;
+    struct {
+        int64_t n, h, w, c;
+    } const s{x.shape[0], x.shape[1], x.shape[2], x.shape[3]};
     const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
     const int64_t nb_n = (s.n + hw.batch - 1) / hw.batch;
     const auto zx = static_cast<uint8_t>(l.params.input_zero_point);

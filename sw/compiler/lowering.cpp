@@ -1,4 +1,4 @@
-// Host-side rewrites of a conv2d (lowering.hpp explains each).
+// Rewrites of a conv2d (lowering.hpp explains each).
 #include "base/int_math.hpp"
 #include "compiler/lowering.hpp"
 #include "compiler/plan.hpp"
@@ -24,14 +24,61 @@ struct PaddedInput {
     }
 };
 
+// One axis of subsample_window: `out` outputs of stride `stride` over `size` pixels
+// with `pad` before and `pad_after` after them; read whole unless `strided`.
+SubsampleAxis subsample_axis(int64_t size, int64_t pad, int64_t pad_after, int64_t stride,
+                             int64_t out, bool strided) {
+    if (!strided) return {0, size, 1, pad, pad_after};
+    SubsampleAxis a;
+    a.step = stride;
+    a.pad_before = std::min(out, ceil_div(pad, stride));  // outputs on the leading padding
+    a.first = a.pad_before * stride - pad;
+    a.count = a.first < size ? std::min(out - a.pad_before, ceil_div(size - a.first, stride)) : 0;
+    a.pad_after = out - a.pad_before - a.count;
+    return a;
+}
+
+// The load unit inserts the lowered layer's padding itself: the input is not rewritten.
+bool subsample_applies(const Conv2dLayer& layer, const Lowering& lowering) {
+    const SubsampleWindow w = subsample_window(layer, lowering);
+    for (const SubsampleAxis& a : {w.rows, w.cols}) {
+        if (a.count <= 0 || a.pad_before > kMaxLoadPad || a.pad_after > kMaxLoadPad) return false;
+    }
+    return true;
+}
+
 }  // namespace
+
+bool reads_strided(const Lowering& lowering) {
+    return lowering.kind == LoweringKind::Subsample || lowering.kind == LoweringKind::SubsampleRows;
+}
+
+bool reads_entries_apart(const Conv2dLayer& layer, const Lowering& lowering) {
+    return reads_strided(lowering) && subsample_window(layer, lowering).cols.step > 1;
+}
+
+SubsampleWindow subsample_window(const Conv2dLayer& layer, const Lowering& lowering) {
+    const Conv2dParams& p = layer.params;
+    const bool cols = lowering.kind == LoweringKind::Subsample;
+    return {subsample_axis(layer.shape.h, p.pad_top, p.pad_bottom, p.stride_h, layer.out_h(), true),
+            subsample_axis(layer.shape.w, p.pad_left, p.pad_right, p.stride_w, layer.out_w(), cols)};
+}
+
+bool rewrites_input_on_host(const Lowering& lowering) {
+    return lowering.kind == LoweringKind::PackColumns;
+}
 
 std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw) {
     const Conv2dShape& s = layer.shape;
     const Conv2dParams& p = layer.params;
     std::vector<Lowering> out{{}};
     if (s.r == 1 && s.s == 1 && (p.stride_h > 1 || p.stride_w > 1)) {
-        out.push_back({LoweringKind::Subsample, 1});
+        // Rows alone only when both are strided: otherwise it is Subsample.
+        const Lowering strided[] = {{LoweringKind::Subsample, 1}, {LoweringKind::SubsampleRows, 1}};
+        for (const Lowering& lo : strided) {
+            const bool distinct = lo.kind == LoweringKind::Subsample || (p.stride_h > 1 && p.stride_w > 1);
+            if (distinct && subsample_applies(layer, lo)) out.push_back(lo);
+        }
     }
     const int64_t pack = std::min<int64_t>(hw.block_in / s.c, s.s);
     if (pack >= 2) out.push_back({LoweringKind::PackColumns, pack});
@@ -41,7 +88,9 @@ std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw
 std::string lowering_name(const Lowering& lowering) {
     switch (lowering.kind) {
         case LoweringKind::None: return "none";
-        case LoweringKind::Subsample: return "subsample the strided 1x1 input on the host";
+        case LoweringKind::Subsample: return "subsample the strided 1x1 input by strided DMA reads";
+        case LoweringKind::SubsampleRows:
+            return "subsample the strided 1x1 input's rows by strided DMA reads";
         case LoweringKind::PackColumns:
             return fmt::format("pack {} kernel columns per input-channel block", lowering.pack);
     }
@@ -55,12 +104,19 @@ Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
     switch (lowering.kind) {
         case LoweringKind::None: break;
         case LoweringKind::Subsample:
-            s.h = layer.out_h();
-            s.w = layer.out_w();
-            p.stride_h = p.stride_w = 1;
+        case LoweringKind::SubsampleRows: {
+            const SubsampleWindow w = subsample_window(layer, lowering);
+            s.h = w.rows.count;
+            s.w = w.cols.count;
+            p.stride_h = static_cast<int>(p.stride_h / w.rows.step);
+            p.stride_w = static_cast<int>(p.stride_w / w.cols.step);
             p.dilation_h = p.dilation_w = 1;
-            p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
+            p.pad_top = static_cast<int>(w.rows.pad_before);
+            p.pad_bottom = static_cast<int>(w.rows.pad_after);
+            p.pad_left = static_cast<int>(w.cols.pad_before);
+            p.pad_right = static_cast<int>(w.cols.pad_after);
             break;
+        }
         case LoweringKind::PackColumns: {
             const int64_t pk = lowering.pack;
             s.c = layer.shape.c * pk;
@@ -77,21 +133,12 @@ Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
 }
 
 TensorI8 lower_input(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& x) {
-    if (lowering.kind == LoweringKind::None) return x;
+    if (!rewrites_input_on_host(lowering)) return x;
     const Conv2dLayer lo = lower_layer(layer, lowering);
     const Conv2dShape& s = lo.shape;
     const PaddedInput in{layer, x};
     TensorI8 out({s.n, s.h, s.w, s.c});
     size_t at = 0;
-    if (lowering.kind == LoweringKind::Subsample) {
-        const Conv2dParams& p = layer.params;
-        for (int64_t n = 0; n < s.n; ++n)
-            for (int64_t y = 0; y < s.h; ++y)
-                for (int64_t xx = 0; xx < s.w; ++xx)
-                    for (int64_t c = 0; c < s.c; ++c)
-                        out.data[at++] = in.at(n, y * p.stride_h, xx * p.stride_w, c);
-        return out;
-    }
     const int64_t c0 = layer.shape.c, d = layer.params.dilation_w;
     for (int64_t n = 0; n < s.n; ++n)
         for (int64_t y = 0; y < s.h; ++y)

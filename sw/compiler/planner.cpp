@@ -75,7 +75,16 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     const int64_t chunks = ceil_div(p.cb, t.cb) * ceil_div(l.r, t.r) * ceil_div(l.s, t.s);
     const int64_t tiles = p.nb * oh_t * ow_t * kb_t;
     const int64_t spatial = oh_t * ow_t;
-    const int64_t inp_tile = p.inp.entries * hw.inp_entry_bytes;
+    const int64_t latency = hw.config.dram_latency_cycles;
+    // An input tile's bytes, as bus time: entries read apart are bursts of their own,
+    // max_outstanding of them per round trip, so each counts as the beats it holds the
+    // load unit for.
+    const int64_t entry_beats = hw.inp_entry_bytes / hw.beat_bytes;
+    const int64_t entry_cycles =
+        l.input_entries_apart
+            ? std::max(entry_beats, ceil_div(latency + entry_beats, int64_t{hw.config.dram_max_outstanding}))
+            : entry_beats;
+    const int64_t inp_tile = p.inp.entries * entry_cycles * hw.beat_bytes;
     const int64_t wgt_tile = p.wgt.entries * hw.wgt_entry_bytes;
     const int64_t steps_total = tiles * chunks;  // without reuse, every step loads both
     int64_t inp_loads = steps_total;
@@ -92,7 +101,6 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
     const int64_t load_beats = (inp_loads * inp_tile + wgt_loads * wgt_tile) / hw.beat_bytes;
     const int64_t beats = load_beats + out_bytes / hw.beat_bytes;
     const int64_t steps = p.nb * l.out_h * l.out_w * p.kb * l.r * l.s * p.cb;
-    const int64_t latency = hw.config.dram_latency_cycles;
     // Instructions: a GEMM per step, the LOADs that step needs, a DRAIN per tile; fetch
     // reads each over the same bus.
     const int64_t wgt_insns = t.s == l.s ? 1 : t.r * (t.kb > 1 ? t.kb : 1);
@@ -252,12 +260,13 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     std::vector<Lowered> lowered;
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
-        if (!host_rewrites && lowering.kind != LoweringKind::None) continue;
+        if (!host_rewrites && rewrites_input_on_host(lowering)) continue;
         // A layer whose tensors cannot all be addressed has no plan; skipping it before
         // the search also spares enumerating the tile space of such extremes.
         const Conv2dLayer layer = lower_layer(original, lowering);
-        if (tensor_footprint(layer, hw).total() > kMaxDramBytes) continue;
-        const TilingExtents e = tiling_extents(layer, hw);
+        if (tensor_footprint(original, lowering, hw).total() > kMaxDramBytes) continue;
+        TilingExtents e = tiling_extents(layer, hw);
+        e.input_entries_apart = reads_entries_apart(original, lowering);
         for (const Candidate& c : candidates(e, hw, &refused.fewest_instructions)) {
             all.push_back({c, lowered.size()});
         }
@@ -342,7 +351,8 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     validate(layer);
     std::vector<Conv2dPlan> out;
     for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        const TilingExtents e = tiling_extents(lower_layer(layer, lowering), hw);
+        TilingExtents e = tiling_extents(lower_layer(layer, lowering), hw);
+        e.input_entries_apart = reads_entries_apart(layer, lowering);
         for (const Candidate& c : candidates(e, hw)) {
             out.push_back(make_plan(e, hw, c.tile, c.order));
             out.back().lowering = lowering;
@@ -355,7 +365,7 @@ Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw, bool host_r
     validate(layer);
     Refusals refused;
     const std::optional<Conv2dPlan> best = best_plan(layer, hw, host_rewrites, refused);
-    const TensorFootprint f = tensor_footprint(layer, hw);
+    const TensorFootprint f = tensor_footprint(layer, Lowering{}, hw);
     if (!best && f.total() > kMaxDramBytes) {
         throw Error(fmt::format(
             "layer needs more than 4 GiB of device DRAM: input {}, weights {}, output {} "

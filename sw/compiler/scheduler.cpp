@@ -333,8 +333,11 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
                        dram_.extra_pad_top;
     const int64_t x0 = t.ow.begin * p.stride_w - p.pad_left + c.s.begin * p.dilation_w +
                        dram_.extra_pad_left;
-    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, dram_.padded_h);
-    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, dram_.padded_w);
+    // The rows and columns of the lowered layer's input, host padding included.
+    const int64_t rows = l_.shape.h + dram_.extra_pad_top + dram_.extra_pad_bottom;
+    const int64_t cols = l_.shape.w + dram_.extra_pad_left + dram_.extra_pad_right;
+    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, rows);
+    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, cols);
     const int64_t e = hw_.inp_entry_bytes;
     isa::Load ld;
     ld.buffer = isa::Buffer::Inp;
@@ -349,10 +352,13 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
         out_.load_bytes += c.cb.size * span_h * span_w * e;
     } else {
         const int64_t plane = dram_.padded_h * dram_.padded_w * e;
+        const int64_t dram_y = dram_.first_y + y_lo * dram_.step_h;
+        const int64_t dram_x = dram_.first_x + x_lo * dram_.step_w;
         ld.dram_base = static_cast<uint32_t>(dram_.input.base + (t.nb * plan_.cb + c.cb.begin) * plane +
-                                             (y_lo * dram_.padded_w + x_lo) * e);
+                                             (dram_y * dram_.padded_w + dram_x) * e);
         ld.dram_z_stride = static_cast<uint32_t>(plane);
-        ld.dram_y_stride = static_cast<uint32_t>(dram_.padded_w * e);
+        ld.dram_y_stride = static_cast<uint32_t>(dram_.step_h * dram_.padded_w * e);
+        if (dram_.step_w > 1) ld.dram_x_stride = static_cast<uint32_t>(dram_.step_w * e);
         ld.y_size = static_cast<uint32_t>(y_hi - y_lo);
         ld.x_size = static_cast<uint32_t>(x_hi - x_lo);
         ld.pad_top = static_cast<uint32_t>(y_lo - y0);
@@ -520,15 +526,45 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
 
 }  // namespace
 
-TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw) {
-    const Conv2dShape& s = layer.shape;
+namespace {
+
+// The input's geometry in DRAM (DramLayout): the lowered layer's input with the
+// padding the load unit cannot insert, or with a strided-read lowering the original
+// input, which strided LOADs read.
+DramLayout input_geometry(const Conv2dLayer& original, const Lowering& lowering) {
+    DramLayout d;
+    if (reads_strided(lowering)) {
+        const SubsampleWindow w = subsample_window(original, lowering);
+        d.padded_h = original.shape.h;
+        d.padded_w = original.shape.w;
+        d.first_y = w.rows.first;
+        d.first_x = w.cols.first;
+        d.step_h = w.rows.step;
+        d.step_w = w.cols.step;
+        return d;
+    }
+    const Conv2dLayer layer = lower_layer(original, lowering);
     const Conv2dParams& p = layer.params;
+    d.extra_pad_top = host_pad(p.pad_top);
+    d.extra_pad_bottom = host_pad(p.pad_bottom);
+    d.extra_pad_left = host_pad(p.pad_left);
+    d.extra_pad_right = host_pad(p.pad_right);
+    d.padded_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
+    d.padded_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
+    return d;
+}
+
+}  // namespace
+
+TensorFootprint tensor_footprint(const Conv2dLayer& original, const Lowering& lowering,
+                                 const HwParams& hw) {
+    const Conv2dLayer layer = lower_layer(original, lowering);
+    const Conv2dShape& s = layer.shape;
     const int64_t nb = ceil_div(s.n, hw.batch), cb = ceil_div(s.c, hw.block_in);
     const int64_t kb = ceil_div(s.k, hw.block_out);
-    const int64_t padded_h = s.h + host_pad(p.pad_top) + host_pad(p.pad_bottom);
-    const int64_t padded_w = s.w + host_pad(p.pad_left) + host_pad(p.pad_right);
+    const DramLayout in = input_geometry(original, lowering);
     TensorFootprint f;
-    f.input = saturating_product({nb, cb, padded_h, padded_w, hw.inp_entry_bytes});
+    f.input = saturating_product({nb, cb, in.padded_h, in.padded_w, hw.inp_entry_bytes});
     f.weights = saturating_product({kb, s.r, s.s, cb, hw.wgt_entry_bytes});
     f.params = saturating_product({kb, hw.prm_entry_bytes});
     f.output = saturating_product(
@@ -536,18 +572,12 @@ TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw) {
     return f;
 }
 
-DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
+DramLayout make_dram_layout(const Conv2dLayer& original, const HwParams& hw,
                             const Conv2dPlan& plan) {
-    const Conv2dParams& p = layer.params;
-    DramLayout d;
-    d.extra_pad_top = host_pad(p.pad_top);
-    d.extra_pad_bottom = host_pad(p.pad_bottom);
-    d.extra_pad_left = host_pad(p.pad_left);
-    d.extra_pad_right = host_pad(p.pad_right);
-    d.padded_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
-    d.padded_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
+    const Conv2dParams& p = lower_layer(original, plan.lowering).params;
+    DramLayout d = input_geometry(original, plan.lowering);
     const int64_t max_span_w = input_span(plan.tile.ow, p.stride_w, plan.tile.s, p.dilation_w);
-    const TensorFootprint f = tensor_footprint(layer, hw);
+    const TensorFootprint f = tensor_footprint(original, plan.lowering, hw);
     const uint64_t sizes[] = {
         0,  // the program: sized by schedule_conv2d
         static_cast<uint64_t>(f.input), static_cast<uint64_t>(f.weights),
@@ -572,7 +602,7 @@ DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
 Conv2dProgram schedule_conv2d(const Conv2dLayer& original, const HwParams& hw,
                               const Conv2dPlan& plan, int64_t max_instructions) {
     const Conv2dLayer layer = lower_layer(original, plan.lowering);
-    DramLayout layout = make_dram_layout(layer, hw, plan);
+    DramLayout layout = make_dram_layout(original, hw, plan);
     Conv2dProgram program = Emitter(layer, hw, plan, layout, max_instructions).run();
     program.layer = layer;
     program.lowering = plan.lowering;

@@ -13,10 +13,6 @@
 
 namespace accel {
 
-// Rows or columns of padding one LOAD inserts (its pad fields, docs/isa.md); the host
-// pads a layer's input beyond that.
-constexpr int64_t kMaxLoadPad = static_cast<int64_t>(isa::field_max(isa::kPadBits));
-
 struct DramRegion {
     uint32_t base = 0;
     uint32_t bytes = 0;
@@ -24,7 +20,10 @@ struct DramRegion {
 
 // Where each tensor lives in DRAM, in the blocked layouts the hardware reads:
 //  input    [NB][CB][Hp][Wp] entries of BATCH x BLOCK_IN int8; Hp, Wp include `extra_pad`
-//           rows/columns of zx that the load unit cannot insert itself (past kMaxLoadPad)
+//           rows/columns of zx that the load unit cannot insert itself (past kMaxLoadPad).
+//           With a strided-read lowering it is the original input, of which the LOADs read
+//           every step_h-th row from first_y and every step_w-th column from first_x:
+//           the lowered layer's row y is row first_y + y*step_h here (columns alike)
 //  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
 //  params   [KB] entries: bias (zx folded in) int32[BO], multiplier int32[BO], shift int32[BO]
 //  zx_row   a row of input entries holding zx, read for tiles that lie wholly in padding
@@ -33,6 +32,7 @@ struct DramLayout {
     DramRegion program, input, weights, params, zx_row, output;
     int64_t extra_pad_top = 0, extra_pad_bottom = 0, extra_pad_left = 0, extra_pad_right = 0;
     int64_t padded_h = 0, padded_w = 0;  // Hp, Wp
+    int64_t first_y = 0, first_x = 0, step_h = 1, step_w = 1;
     uint64_t dram_bytes = 0;             // everything above, rounded up
 };
 
@@ -46,8 +46,8 @@ struct Conv2dProgram {
     int64_t drain_bytes = 0;             // DRAM bytes the DRAINs write
 };
 
-// The DRAM bytes of a (lowered) layer's tensors in the layouts above, saturating at
-// INT64_MAX for extreme shapes. Their total bounds the layer's DRAM image from below:
+// The DRAM bytes of a layer's tensors, lowered as `lowering` says, in the layouts
+// above, saturating at INT64_MAX for extreme shapes. Their total bounds the layer's DRAM image from below:
 // the planner refuses a layer whose tensors alone pass 4 GiB before searching.
 struct TensorFootprint {
     int64_t input = 0, weights = 0, params = 0, output = 0;
@@ -55,10 +55,11 @@ struct TensorFootprint {
         return saturating_add(saturating_add(input, weights), saturating_add(params, output));
     }
 };
-TensorFootprint tensor_footprint(const Conv2dLayer& layer, const HwParams& hw);
+TensorFootprint tensor_footprint(const Conv2dLayer& original, const Lowering& lowering,
+                                 const HwParams& hw);
 
-// For the lowered layer.
-DramLayout make_dram_layout(const Conv2dLayer& layer, const HwParams& hw,
+// For the layer lowered as the plan says.
+DramLayout make_dram_layout(const Conv2dLayer& original, const HwParams& hw,
                             const Conv2dPlan& plan);
 
 // Schedules the plan's lowering of `layer` (lowering.hpp). Throws accel::Error when the

@@ -288,22 +288,29 @@ uint8_t* FunctionalSim::sram_bytes(isa::Buffer b) {
 }
 
 // ---------------------------------------------------------------------------------------
-// LOAD: rows of x_size entries, each one DRAM burst, framed by padding.
+// LOAD: rows of x_size entries, framed by padding; a row is one run of DRAM bytes, or
+// with a DRAM x stride other than one entry, one run per entry.
 
 bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
     const uint32_t eb = isa::entry_bytes(l.buffer, hw_);
-    const uint64_t row_bytes = uint64_t{l.x_size} * eb;
-    auto row_addr = [&l](uint32_t z, uint32_t y) {  // modulo 2^32, as the hardware's adders
-        return l.dram_base + z * l.dram_z_stride + y * l.dram_y_stride;
+    const uint32_t x_stride = isa::load_x_stride(l, hw_);
+    // Runs of DRAM bytes per row and their length.
+    const uint32_t runs = isa::load_row_contiguous(l, hw_) ? 1 : l.x_size;
+    const uint64_t run_bytes = uint64_t{l.x_size / runs} * eb;
+    auto run_addr = [&l, x_stride](uint32_t z, uint32_t y, uint32_t x) {  // modulo 2^32, as the hardware's adders
+        return l.dram_base + z * l.dram_z_stride + y * l.dram_y_stride + x * x_stride;
     };
     // Any byte outside the DRAM fails the whole instruction before it writes anything.
     for (uint32_t z = 0; z < l.z_size; ++z) {
         for (uint32_t y = 0; y < l.y_size; ++y) {
-            if (!in_dram(row_addr(z, y), row_bytes)) return false;
+            for (uint32_t x = 0; x < runs; ++x) {
+                if (!in_dram(run_addr(z, y, x), run_bytes)) return false;
+            }
         }
     }
     const uint32_t w = l.pad_left + l.x_size + l.pad_right;
     const uint32_t h = l.pad_top + l.y_size + l.pad_bottom;
+    const uint64_t row_bytes = uint64_t{l.x_size} * eb;
     const auto pad = static_cast<uint8_t>(l.pad_value);
     uint8_t* dst = sram_bytes(l.buffer) + size_t{l.sram_base} * eb;
     for (uint32_t z = 0; z < l.z_size; ++z) {
@@ -313,9 +320,11 @@ bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
                 continue;
             }
             std::memset(dst, pad, size_t{l.pad_left} * eb);
-            std::memcpy(dst + size_t{l.pad_left} * eb, &dram_[row_addr(z, y - l.pad_top)],
-                        row_bytes);
-            std::memset(dst + size_t{l.pad_left} * eb + row_bytes, pad, size_t{l.pad_right} * eb);
+            uint8_t* data = dst + size_t{l.pad_left} * eb;
+            for (uint32_t x = 0; x < runs; ++x) {
+                std::memcpy(data + x * run_bytes, &dram_[run_addr(z, y - l.pad_top, x)], run_bytes);
+            }
+            std::memset(data + row_bytes, pad, size_t{l.pad_right} * eb);
         }
     }
     ++c.load_insns;

@@ -23,10 +23,12 @@ constexpr uint64_t kPageBytes = 4096; // bursts never cross a 4 KiB boundary
 
 uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t beat = hw.beat_bytes, latency = hw.config.dram_latency_cycles;
-    const uint64_t row_bytes = uint64_t{l.x_size} * isa::entry_bytes(l.buffer, hw);
-    const uint64_t row_beats = ceil_div(row_bytes, beat);
-    const uint64_t bursts = ceil_div(row_beats, kMaxBurstBeats) + row_bytes / kPageBytes + 1;
-    const uint64_t per_row = row_beats + bursts * (latency + kBurstFixed);
+    // A row is one run of DRAM bytes, or one per entry when they lie apart.
+    const uint64_t runs = isa::load_row_contiguous(l, hw) ? 1 : l.x_size;
+    const uint64_t run_bytes = uint64_t{l.x_size} / runs * isa::entry_bytes(l.buffer, hw);
+    const uint64_t run_beats = ceil_div(run_bytes, beat);
+    const uint64_t bursts = ceil_div(run_beats, kMaxBurstBeats) + run_bytes / kPageBytes + 1;
+    const uint64_t per_row = runs * (run_beats + bursts * (latency + kBurstFixed));
     const uint64_t rows = uint64_t{l.z_size} * l.y_size;
     const uint64_t entries =  // written one a cycle, padding included
         mul(mul(l.z_size, uint64_t{l.pad_top} + l.y_size + l.pad_bottom),

@@ -76,6 +76,7 @@ void visit_fields(Self& t, F&& f) {
         f("pad_left", 208, kPadBits, t.pad_left);
         f("pad_right", 216, kPadBits, t.pad_right);
         f("pad_value", 224, 8, t.pad_value);
+        f("dram_x_stride", 256, kDramAddrBits, t.dram_x_stride);
     } else if constexpr (std::is_same_v<T, Gemm>) {
         f("init", 8, 1, t.init);
         f("acc_base", 16, kSramAddrBits, t.acc_base);
@@ -265,6 +266,14 @@ uint32_t entry_bytes(Buffer b, const HwParams& hw) {
 uint32_t depth_of(Buffer b, const HwParams& hw) {
     const BufferFields f = buffer_fields(b);
     return f.depth ? hw.*f.depth : 0;
+}
+
+uint32_t load_x_stride(const Load& l, const HwParams& hw) {
+    return l.dram_x_stride != 0 ? l.dram_x_stride : entry_bytes(l.buffer, hw);
+}
+
+bool load_row_contiguous(const Load& l, const HwParams& hw) {
+    return load_x_stride(l, hw) == entry_bytes(l.buffer, hw);
 }
 
 const char* error_name(ErrorCode e) {

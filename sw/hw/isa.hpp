@@ -52,6 +52,7 @@ struct Load {
     uint32_t dram_base = 0;
     uint32_t z_size = 1, y_size = 1, x_size = 1;
     uint32_t dram_z_stride = 0, dram_y_stride = 0;
+    uint32_t dram_x_stride = 0;  // 0: contiguous (entry bytes apart)
     uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
     int8_t pad_value = 0;
 };
@@ -173,6 +174,12 @@ uint64_t drain_bytes(const Drain& d, const HwParams& hw);
 // The entry size and depth of the SRAM a LOAD writes.
 uint32_t entry_bytes(Buffer b, const HwParams& hw);
 uint32_t depth_of(Buffer b, const HwParams& hw);
+
+// The DRAM bytes between consecutive entries of a LOAD's row: dram_x_stride, where 0
+// means one entry. A row is contiguous, one run of bursts, when that is one entry;
+// otherwise the load unit reads each entry as a burst of its own (docs/isa.md, LOAD).
+uint32_t load_x_stride(const Load& l, const HwParams& hw);
+bool load_row_contiguous(const Load& l, const HwParams& hw);
 
 std::string to_string(const Insn& insn);
 

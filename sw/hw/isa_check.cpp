@@ -24,7 +24,8 @@ ErrorCode check_load(const Load& l, const HwParams& hw) {
     if (l.tokens.pop_prev || l.tokens.push_prev || static_cast<unsigned>(l.buffer) > 2 ||
         l.z_size == 0 || l.y_size == 0 || l.x_size == 0 || (padded && l.buffer != Buffer::Inp) ||
         (l.pad_value != 0 && l.buffer != Buffer::Inp) || !aligned(l.dram_base, hw.beat_bytes) ||
-        !aligned(l.dram_z_stride, hw.beat_bytes) || !aligned(l.dram_y_stride, hw.beat_bytes)) {
+        !aligned(l.dram_z_stride, hw.beat_bytes) || !aligned(l.dram_y_stride, hw.beat_bytes) ||
+        !aligned(l.dram_x_stride, hw.beat_bytes)) {
         return ErrorCode::IllegalInstruction;
     }
     const uint64_t rows = uint64_t{l.pad_top} + l.y_size + l.pad_bottom;

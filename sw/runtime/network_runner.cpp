@@ -152,7 +152,7 @@ void Runner::place(const DeviceFactory& make_device) {
             PlacedLayer p;
             p.program = schedule_conv2d(c.layer, hw_, c.plan);
             const DramLayout& d = p.program.layout;
-            if (d.padded_h != p.program.layer.shape.h || d.padded_w != p.program.layer.shape.w) {
+            if (d.extra_pad_top + d.extra_pad_bottom + d.extra_pad_left + d.extra_pad_right != 0) {
                 throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
                                         s.op));
             }
@@ -160,7 +160,7 @@ void Runner::place(const DeviceFactory& make_device) {
             // The program as the scheduler rounded it (the input follows it), then weights,
             // parameters and zx row: relocate() maps the layer's addresses onto this block.
             p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
-            p.staged = c.plan.lowering.kind != LoweringKind::None;
+            p.staged = rewrites_input_on_host(c.plan.lowering);
             std::vector<uint8_t> image(d.dram_bytes, 0);
             pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
             p.constants.assign(p.constant_bytes, 0);

@@ -227,13 +227,19 @@ std::vector<int32_t> prm_entry(Builder& b, uint64_t terms, bool double_scale) {
     return e;
 }
 
-// Lays the LOAD's DRAM source out: random (sometimes zero) strides and random bytes,
-// or, for PRM, the given entries at non-overlapping addresses.
+// Lays the LOAD's DRAM source out: random (sometimes zero) strides, sometimes entries
+// apart, and random bytes, or, for PRM, the given entries at non-overlapping addresses.
 void place_source(Builder& b, isa::Load& l, const std::vector<std::vector<int32_t>>* prm) {
     const uint32_t eb = l.buffer == Buffer::Inp   ? b.hw.inp_entry_bytes
                         : l.buffer == Buffer::Wgt ? b.hw.wgt_entry_bytes
                                                   : b.hw.prm_entry_bytes;
-    const uint32_t beat = b.hw.beat_bytes, row = l.x_size * eb;
+    const uint32_t beat = b.hw.beat_bytes;
+    if (b.chance(25)) {  // entries apart in DRAM, one entry exactly, or overlapping
+        const uint32_t kStrides[] = {eb + beat, eb + 3 * beat, eb, beat};
+        l.dram_x_stride = kStrides[b.uniform(0, prm == nullptr ? 3 : 2)];  // PRM's apart
+    }
+    const uint32_t xs = isa::load_x_stride(l, b.hw);
+    const uint32_t row = (l.x_size - 1) * xs + eb;  // bytes from a row's first entry to its end
     const bool repeat = prm == nullptr && b.chance(15);
     l.dram_y_stride = repeat && l.y_size > 1 ? 0 : row + b.uniform(0, 2) * beat;
     l.dram_z_stride = repeat && l.z_size > 1
@@ -251,7 +257,7 @@ void place_source(Builder& b, isa::Load& l, const std::vector<std::vector<int32_
             for (uint32_t x = 0; x < l.x_size; ++x) {
                 const auto& e = (*prm)[l.sram_base + (z * l.y_size + y) * l.x_size + x];
                 std::memcpy(
-                    &b.dram[l.dram_base + z * l.dram_z_stride + y * l.dram_y_stride + x * eb],
+                    &b.dram[l.dram_base + z * l.dram_z_stride + y * l.dram_y_stride + x * xs],
                     e.data(), eb);
             }
         }

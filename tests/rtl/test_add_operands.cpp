@@ -68,8 +68,8 @@ std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) 
         tick(m);
         shadow.push_front(valid ? std::optional<Result>(expected(x)) : std::nullopt);
         if (valid) ++sent;
-        const std::optional<Result> due = shadow.back();
         shadow.pop_back();
+        const std::optional<Result> due = shadow.back();  // presented kLatency ticks ago, this one included
         EXPECT_EQ(m.valid_o, due.has_value()) << "cycle " << cycle;
         if (!due || !m.valid_o) continue;
         EXPECT_EQ(m.tag_o, due->tag) << "cycle " << cycle;

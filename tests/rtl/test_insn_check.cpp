@@ -201,6 +201,7 @@ public:
                 l.x_size = static_cast<uint32_t>(extent(16));
                 l.dram_z_stride = dram(0.05 * wild);
                 l.dram_y_stride = dram(0.05 * wild);
+                if (p(0.3)) l.dram_x_stride = dram(0.05 * wild);
                 if (l.buffer == isa::Buffer::Inp || p(0.2 * wild)) {
                     l.pad_top = pad(), l.pad_bottom = pad(), l.pad_left = pad(), l.pad_right = pad();
                     l.pad_value = p(0.8) ? 0 : static_cast<int8_t>(rng_());
@@ -449,9 +450,9 @@ bool make_reason(Gen& g, Reason r, InsnWord& w, ErrorCode& want) {
             const bool load = g.p(0.5);
             const Opcode op = load ? Opcode::Load : Opcode::Drain;
             w = g.legal(op);
-            const char* lf[] = {"dram_base", "dram_z_stride", "dram_y_stride"};
+            const char* lf[] = {"dram_base", "dram_z_stride", "dram_y_stride", "dram_x_stride"};
             const char* df[] = {"dram_base", "dram_kb", "dram_y", "dram_x", "dram_b"};
-            const char* f = load ? lf[g.u(0, 2)] : df[g.u(0, 4)];
+            const char* f = load ? lf[g.u(0, 3)] : df[g.u(0, 4)];
             set(w, op, f, get(w, op, f) | g.u(1, g.beat_bytes() - 1));
             return true;
         }

@@ -2,8 +2,9 @@
 // the instruction queue, the token queues, an AXI read slave (latency, a limit of
 // bursts in flight, random arready/rvalid stalls, in-order responses, SLVERR past the
 // end of its memory) and the four SRAM write ports. It checks every AR burst (INCR
-// rules, and that the bursts tile exactly the data rows of the instructions in
-// order), the buffer contents, completion and token pulses, status and errors.
+// rules, and that the bursts tile exactly the data segments of the instructions in
+// order: a row, or each entry of a row whose entries lie apart), the buffer contents,
+// completion and token pulses, status and errors.
 //
 // tests/rtl/CMakeLists.txt builds this bench twice, for the default and the tiny
 // parameter sets; the bench reads them from the model.
@@ -56,6 +57,11 @@ uint32_t entry_bytes(isa::Buffer b) {
         case isa::Buffer::Wgt: return kCfg.wgt_eb();
         default: return kCfg.prm_eb();
     }
+}
+
+// The DRAM bytes between a row's entries (docs/isa.md, LOAD: 0 means one entry).
+uint32_t x_stride(const isa::Load& ld) {
+    return ld.dram_x_stride != 0 ? ld.dram_x_stride : entry_bytes(ld.buffer);
 }
 
 uint32_t rd32(const uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | uint32_t{p[3]} << 24; }
@@ -179,11 +185,15 @@ public:
     void push(const isa::Load& ld) {
         const auto w = isa::encode(ld);
         queue.emplace_back(w.begin(), w.end());
-        const uint32_t eb = entry_bytes(ld.buffer);
+        const uint32_t eb = entry_bytes(ld.buffer), xs = x_stride(ld);
+        const uint32_t segments = xs == eb ? 1 : ld.x_size;  // per row
         for (uint32_t z = 0; z < ld.z_size; ++z) {
             for (uint32_t y = 0; y < ld.y_size; ++y) {
-                rows.push_back({ld.dram_base + z * ld.dram_z_stride + y * ld.dram_y_stride,
-                                ld.x_size * eb});
+                for (uint32_t x = 0; x < segments; ++x) {
+                    rows.push_back({ld.dram_base + z * ld.dram_z_stride + y * ld.dram_y_stride +
+                                        x * xs,
+                                    ld.x_size / segments * eb});
+                }
             }
         }
         apply(ld);
@@ -269,7 +279,7 @@ private:
                         x < ld.pad_left + ld.x_size) {
                         const uint32_t a = ld.dram_base + z * ld.dram_z_stride +
                                            (y - ld.pad_top) * ld.dram_y_stride +
-                                           (x - ld.pad_left) * eb;
+                                           (x - ld.pad_left) * x_stride(ld);
                         if (uint64_t{a} + eb <= mem.size()) {
                             e.assign(mem.begin() + a, mem.begin() + a + eb);
                         }
@@ -436,6 +446,56 @@ TEST_P(LoadUnit, AddressesWrapModulo2To32) {
     b.expect_buffers_match();
 }
 
+// Entries apart in DRAM (a strided read, e.g. every other pixel): one burst per entry,
+// long WGT entries split at 4 KiB, overlapping entries (a stride below the entry size),
+// padding around them, and an entry stride exactly one entry (contiguous again).
+TEST_P(LoadUnit, EntriesApartOneBurstEach) {
+    Bench b({.latency = 21, .max_bursts = 6, .ar_stall = 0.3, .r_stall = 0.3}, 17);
+    isa::Load inp = inp_load(0, 0x1000, 2, 3, 5, 1, 0, 2, 1, -5);
+    inp.dram_x_stride = 2 * kCfg.inp_eb();  // every other pixel
+    inp.dram_y_stride = 2 * 11 * kCfg.inp_eb();  // every other row of 11 pixels
+    inp.dram_z_stride = 0x2000;
+    b.push(inp);
+    isa::Load wgt;
+    wgt.buffer = isa::Buffer::Wgt;
+    wgt.sram_base = 7, wgt.dram_base = 0x7000 - 3 * kCfg.beat_bytes;  // entry 0 crosses 4 KiB
+    wgt.z_size = 2, wgt.y_size = 2, wgt.x_size = 3;
+    wgt.dram_x_stride = 0x1000 + kCfg.beat_bytes;
+    wgt.dram_y_stride = 0x4000, wgt.dram_z_stride = 0x9000;
+    b.push(wgt);
+    isa::Load overlap = inp_load(100, 0x20000, 1, 2, 6, 0, 1, 0, 0, 4);
+    overlap.dram_x_stride = kCfg.beat_bytes;
+    b.push(overlap);
+    isa::Load prm;
+    prm.buffer = isa::Buffer::Prm;
+    prm.sram_base = 3, prm.dram_base = 0x30000, prm.x_size = 4;
+    prm.dram_x_stride = 3 * kCfg.prm_eb();
+    b.push(prm);
+    isa::Load one = inp_load(300, 0x40000, 1, 2, 4, 0, 0, 0, 0, 0);
+    one.dram_x_stride = kCfg.inp_eb();  // contiguous: one burst run per row
+    b.push(one);
+    b.run_to_completion();
+    b.expect_buffers_match();
+    EXPECT_EQ(b.done_cycles.size(), 5u);
+    EXPECT_TRUE(b.err_pulses.empty());
+}
+
+// A strided read's entries stream as the short rows do: MAX_OUTSTANDING bursts per
+// round trip.
+TEST_P(LoadUnit, ThroughputEntriesApart) {
+    const int lat = 30;
+    Bench b({.latency = lat, .max_bursts = 64}, 18);
+    const uint32_t n = 64, bpe = kCfg.inp_eb() / kCfg.beat_bytes;
+    isa::Load ld = inp_load(0, 0, 1, 1, n, 0, 0, 0, 0, 0);
+    ld.dram_x_stride = 2 * kCfg.inp_eb();
+    b.push(ld);
+    b.run_to_completion();
+    b.expect_buffers_match();
+    ASSERT_EQ(b.ar_cycles.size(), size_t{n});  // one burst per entry
+    const uint64_t rounds = (n + kCfg.max_outstanding - 1) / kCfg.max_outstanding;
+    EXPECT_LE(b.done_cycles.at(0) + 1 - b.ar_cycles[0], rounds * (lat + bpe + 1) + 8);
+}
+
 isa::Load random_load(std::mt19937& rng, uint32_t* sram_next) {
     auto pick = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
     isa::Load ld;
@@ -448,7 +508,8 @@ isa::Load random_load(std::mt19937& rng, uint32_t* sram_next) {
         ld.pad_left = pick(0, 3), ld.pad_right = pick(0, 3);
         ld.pad_value = static_cast<int8_t>(rng());
     }
-    ld.dram_y_stride = (ld.x_size * eb + pick(0, 40) * kCfg.beat_bytes);
+    if (pick(0, 3) == 0) ld.dram_x_stride = eb + pick(0, 3) * kCfg.beat_bytes;
+    ld.dram_y_stride = ld.x_size * x_stride(ld) + pick(0, 40) * kCfg.beat_bytes;
     ld.dram_z_stride = ld.y_size * ld.dram_y_stride + pick(0, 600) * kCfg.beat_bytes;
     ld.dram_base = pick(0, 0x40000 / kCfg.beat_bytes) * kCfg.beat_bytes;
     const uint32_t n = ld.z_size * (ld.pad_top + ld.y_size + ld.pad_bottom) *

@@ -40,7 +40,7 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"z_size", 64, 16},         {"y_size", 80, 16},         {"x_size", 96, 16},
                     {"dram_z_stride", 128, 32}, {"dram_y_stride", 160, 32}, {"pad_top", 192, 8},
                     {"pad_bottom", 200, 8},     {"pad_left", 208, 8},       {"pad_right", 216, 8},
-                    {"pad_value", 224, 8}};
+                    {"pad_value", 224, 8},      {"dram_x_stride", 256, 32}};
             break;
         case Opcode::Gemm:
             body = {{"init", 8, 1},       {"acc_base", 16, 16}, {"inp_base", 32, 16},
@@ -125,11 +125,11 @@ auto tie_of(const Tokens& t) {
 bool same(const Load& a, const Load& b) {
     return tie_of(a.tokens) == tie_of(b.tokens) &&
            std::tie(a.buffer, a.sram_base, a.dram_base, a.z_size, a.y_size, a.x_size,
-                    a.dram_z_stride, a.dram_y_stride, a.pad_top, a.pad_bottom, a.pad_left,
-                    a.pad_right,
-                    a.pad_value) == std::tie(b.buffer, b.sram_base, b.dram_base, b.z_size, b.y_size,
-                                             b.x_size, b.dram_z_stride, b.dram_y_stride, b.pad_top,
-                                             b.pad_bottom, b.pad_left, b.pad_right, b.pad_value);
+                    a.dram_z_stride, a.dram_y_stride, a.dram_x_stride, a.pad_top, a.pad_bottom,
+                    a.pad_left, a.pad_right, a.pad_value) ==
+               std::tie(b.buffer, b.sram_base, b.dram_base, b.z_size, b.y_size, b.x_size,
+                        b.dram_z_stride, b.dram_y_stride, b.dram_x_stride, b.pad_top, b.pad_bottom,
+                        b.pad_left, b.pad_right, b.pad_value);
 }
 bool same(const Gemm& a, const Gemm& b) {
     return tie_of(a.tokens) == tie_of(b.tokens) &&
@@ -169,7 +169,7 @@ Load random_load(Rand& r) {
     l.buffer = static_cast<Buffer>(r.bits(2));
     l.sram_base = r.bits(16), l.dram_base = r.bits(32);
     l.z_size = r.bits(16), l.y_size = r.bits(16), l.x_size = r.bits(16);
-    l.dram_z_stride = r.bits(32), l.dram_y_stride = r.bits(32);
+    l.dram_z_stride = r.bits(32), l.dram_y_stride = r.bits(32), l.dram_x_stride = r.bits(32);
     l.pad_top = r.bits(8), l.pad_bottom = r.bits(8), l.pad_left = r.bits(8),
     l.pad_right = r.bits(8);
     l.pad_value = r.i8();
@@ -369,8 +369,10 @@ TEST(IsaCheck, LoadDramAddressAndStridesMultiplesOfTheBeat) {
     EXPECT_EQ(check_with<Load>([&](Load& l) { l.dram_base = beat / 2; }), kIllegal);
     EXPECT_EQ(check_with<Load>([&](Load& l) { l.dram_z_stride = beat + 1; }), kIllegal);
     EXPECT_EQ(check_with<Load>([&](Load& l) { l.dram_y_stride = 1; }), kIllegal);
+    EXPECT_EQ(check_with<Load>([&](Load& l) { l.dram_x_stride = beat / 2; }), kIllegal);
     EXPECT_EQ(check_with<Load>([&](Load& l) {
                   l.dram_base = 3 * beat, l.dram_z_stride = 5 * beat, l.dram_y_stride = beat;
+                  l.dram_x_stride = 7 * beat;
               }),
               kOk);
 }

@@ -1,4 +1,4 @@
-// Host-side lowerings (lowering.hpp): the lowered layer on the lowered tensors must give
+// Lowerings (lowering.hpp): the lowered layer on the tensors the device reads must give
 // the original layer's output bit for bit, and the planner must pick them where they pay.
 #include <gtest/gtest.h>
 
@@ -18,6 +18,24 @@ HwParams config(const char* name) {
     return load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml");
 }
 
+// What a strided-read lowering's LOADs read of the original input x: the pixels
+// subsample_window names, as a tensor of the lowered layer's input shape.
+TensorI8 strided_reads(const Conv2dLayer& layer, const Lowering& lo, const TensorI8& x) {
+    const SubsampleWindow w = subsample_window(layer, lo);
+    const Conv2dShape& s = layer.shape;
+    TensorI8 out({s.n, w.rows.count, w.cols.count, s.c});
+    size_t at = 0;
+    for (int64_t n = 0; n < s.n; ++n)
+        for (int64_t y = 0; y < w.rows.count; ++y)
+            for (int64_t xx = 0; xx < w.cols.count; ++xx)
+                for (int64_t c = 0; c < s.c; ++c) {
+                    const int64_t h = w.rows.first + y * w.rows.step;
+                    const int64_t v = w.cols.first + xx * w.cols.step;
+                    out.data[at++] = x.data[static_cast<size_t>(((n * s.h + h) * s.w + v) * s.c + c)];
+                }
+    return out;
+}
+
 // Every lowering that applies to the case: reference(lowered) == reference(original).
 int check_all_lowerings(const testing::LayerCase& c, const HwParams& hw, const std::string& what) {
     const TensorI8 want = conv2d_reference(c.layer, c.x, c.w, c.bias);
@@ -28,8 +46,9 @@ int check_all_lowerings(const testing::LayerCase& c, const HwParams& hw, const s
         const Conv2dLayer l2 = lower_layer(c.layer, lo);
         EXPECT_EQ(l2.out_h(), c.layer.out_h()) << what;
         EXPECT_EQ(l2.out_w(), c.layer.out_w()) << what;
-        const TensorI8 y = conv2d_reference(l2, lower_input(c.layer, lo, c.x),
-                                            lower_weights(c.layer, lo, c.w), c.bias);
+        const TensorI8 x2 = rewrites_input_on_host(lo) ? lower_input(c.layer, lo, c.x)
+                                                       : strided_reads(c.layer, lo, c.x);
+        const TensorI8 y = conv2d_reference(l2, x2, lower_weights(c.layer, lo, c.w), c.bias);
         EXPECT_EQ(y.data, want.data) << what << ", " << lowering_name(lo);
     }
     return lowered;
@@ -56,13 +75,30 @@ TEST(Lowering, StridedPointwiseIsSubsampled) {
     p.stride_h = p.stride_w = 2;
     const testing::LayerCase c = testing::make_case(rng, {1, 9, 11, 5, 7, 1, 1}, p);
     const auto los = lowerings_for(c.layer, config("default"));
-    ASSERT_EQ(los.size(), 2u);
+    ASSERT_EQ(los.size(), 3u);
     EXPECT_EQ(los[1].kind, LoweringKind::Subsample);
+    EXPECT_EQ(los[2].kind, LoweringKind::SubsampleRows);
+    const Conv2dLayer rows = lower_layer(c.layer, los[2]);
+    EXPECT_EQ(rows.shape.h, 5);
+    EXPECT_EQ(rows.shape.w, 11);
+    EXPECT_EQ(rows.params.stride_h, 1);
+    EXPECT_EQ(rows.params.stride_w, 2);
     const Conv2dLayer l2 = lower_layer(c.layer, los[1]);
     EXPECT_EQ(l2.shape.h, 5);
     EXPECT_EQ(l2.shape.w, 6);
     EXPECT_EQ(l2.params.stride_h, 1);
     check_all_lowerings(c, config("default"), "9x11 1x1/2");
+    // With padding the load unit inserts what falls on it: pad 3 at stride 2 puts
+    // outputs 0 and 1 on the padding and reads from original row 1 on.
+    p.pad_top = p.pad_left = 3;
+    p.pad_bottom = p.pad_right = 2;
+    const testing::LayerCase padded = testing::make_case(rng, {1, 9, 11, 5, 7, 1, 1}, p);
+    const SubsampleWindow w = subsample_window(padded.layer, los[1]);
+    EXPECT_EQ(w.rows.pad_before, 2);
+    EXPECT_EQ(w.rows.first, 1);
+    EXPECT_EQ(w.rows.count, 4);  // rows 1, 3, 5, 7
+    EXPECT_EQ(w.rows.pad_after, padded.layer.out_h() - 6);
+    EXPECT_EQ(check_all_lowerings(padded, config("default"), "9x11 1x1/2 padded"), 2);
 }
 
 TEST(Lowering, RgbStemPacksFiveColumnsOnTheDefaultCore) {
