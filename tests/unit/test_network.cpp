@@ -113,6 +113,11 @@ Model small_network() {
 
 HwParams default_hw() { return derive_params(default_hw_config()); }
 
+// A config of configs/hw by name.
+HwParams shipped_hw(const char* name) {
+    return derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml"));
+}
+
 // A random int8 input of `shape`, as the model's one input.
 std::vector<network::Value> random_input(std::vector<int64_t> shape, unsigned seed) {
     TensorI8 x(std::move(shape));
@@ -273,8 +278,7 @@ class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(DepthwiseOnDevice, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const Model m = depthwise_network();
-    const HwParams hw =
-        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    const HwParams hw = shipped_hw(GetParam());
     const NetworkRun dev = run_on_fsim(m, hw, random_input({1, 9, 9, 20}, 5));
     EXPECT_FALSE(dev.mismatch.has_value());
     EXPECT_EQ(dev.tensors_checked, 3);  // both depthwise operators and the conv
@@ -323,8 +327,7 @@ Model residual_network(int64_t n) {
 class AddOnDevice : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(AddOnDevice, ResidualAddsMatchTheGoldenReferenceForOneAndTwoImages) {
-    const HwParams hw =
-        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    const HwParams hw = shipped_hw(GetParam());
     for (int64_t n : {1, 2}) {
         const Model m = residual_network(n);
         const std::vector<network::Value> inputs = random_input({n, 20, 20, 20}, 13);
@@ -371,8 +374,7 @@ Model fully_connected_network(int64_t n) {
 class FullyConnectedOnDevice : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FullyConnectedOnDevice, FsimMatchesTheGoldenReferenceForOneAndTwoImages) {
-    const HwParams hw =
-        derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + GetParam() + ".yaml"));
+    const HwParams hw = shipped_hw(GetParam());
     for (int64_t n : {1, 2}) {
         const Model m = fully_connected_network(n);
         std::vector<network::Value> inputs = random_input({n, 5, 5, 20}, 17);
