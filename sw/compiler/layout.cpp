@@ -130,10 +130,7 @@ std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParam
                                       const TensorI8& w, const std::vector<int32_t>& bias) {
     const DramLayout& d = program.layout;
     std::vector<uint8_t> mem(d.dram_bytes, 0);
-    for (size_t i = 0; i < program.insns.size(); ++i) {
-        const isa::InsnWord word = isa::encode(program.insns[i]);
-        std::memcpy(&mem[d.program.base + i * isa::kInsnBytes], word.data(), word.size());
-    }
+    isa::encode_program(program.insns, &mem[d.program.base]);
     pack_input(program.layer, hw, d, lower_input(original, program.lowering, x), mem);
     pack_constants(original, hw, program, w, bias, mem);
     return mem;

@@ -1,6 +1,7 @@
 #include "hw/isa.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -137,6 +138,13 @@ std::vector<FieldInfo> fields_of(Opcode op) {
         case Opcode::Finish: break;
     }
     return out;
+}
+
+void encode_program(std::span<const Insn> program, uint8_t* dst) {
+    for (size_t k = 0; k < program.size(); ++k) {
+        const InsnWord word = encode(program[k]);
+        std::memcpy(dst + k * kInsnBytes, word.data(), word.size());
+    }
 }
 
 InsnWord encode(const Insn& insn) {

@@ -113,6 +113,10 @@ constexpr uint64_t quant_lane(int32_t multiplier, int32_t shift) {
 
 InsnWord encode(const Insn& insn);
 
+// A program's instructions encoded one after another from `dst`, which must hold
+// program.size() * kInsnBytes bytes.
+void encode_program(std::span<const Insn> program, uint8_t* dst);
+
 struct Decoded {
     ErrorCode error = ErrorCode::Ok;  // IllegalInstruction or SramRange when not Ok
     Insn insn;

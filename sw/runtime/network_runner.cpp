@@ -192,10 +192,7 @@ void Runner::place(const DeviceFactory& make_device) {
             if (!p.staged) p.input = arena_address(c.input, c.input_slab);
             p.output = arena_address(o.outputs[0], c.output_slab);
             relocate(p);
-            for (size_t k = 0; k < p.program.insns.size(); ++k) {
-                const isa::InsnWord word = isa::encode(p.program.insns[k]);
-                std::memcpy(p.constants.data() + k * isa::kInsnBytes, word.data(), word.size());
-            }
+            isa::encode_program(p.program.insns, p.constants.data());
             device_->write_dram(p.base, p.constants);
             std::vector<uint8_t>().swap(p.constants);
         }
@@ -224,10 +221,7 @@ void Runner::write_add(const Step& s) {
         {p.base + p.program_bytes, arena_address(s.add->input1), arena_address(s.add->input2),
          arena_address(op.outputs[0])});
     std::vector<uint8_t> block(p.program_bytes, 0);
-    for (size_t k = 0; k < program.insns.size(); ++k) {
-        const isa::InsnWord word = isa::encode(program.insns[k]);
-        std::memcpy(block.data() + k * isa::kInsnBytes, word.data(), word.size());
-    }
+    isa::encode_program(program.insns, block.data());
     block.insert(block.end(), program.constants.begin(), program.constants.end());
     device_->write_dram(p.base, block);
 }
