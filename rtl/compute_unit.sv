@@ -30,10 +30,10 @@ module compute_unit #(
     localparam int WGT_W = accel_isa_pkg::wgt_entry_w(BLOCK_IN, BLOCK_OUT),
     localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT),
     localparam int BIAS_W = accel_isa_pkg::bias_entry_w(BLOCK_OUT),
-    localparam int INP_AW = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
-    localparam int WGT_AW = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
-    localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
-    localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+    localparam int INP_AW = accel_isa_pkg::index_w(INP_DEPTH),
+    localparam int WGT_AW = accel_isa_pkg::index_w(WGT_DEPTH),
+    localparam int ACC_AW = accel_isa_pkg::index_w(ACC_DEPTH),
+    localparam int PRM_AW = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
     input  wire logic              clk_i,
     input  wire logic              rst_i,

@@ -39,8 +39,8 @@ module drain_unit #(
     localparam int ACC_W = accel_isa_pkg::acc_entry_w(BATCH, BLOCK_OUT),
     localparam int QUANT_W = accel_isa_pkg::quant_entry_w(BLOCK_OUT),
     localparam int DW = 8 * BEAT_BYTES,
-    localparam int ACC_AW = (ACC_DEPTH > 1) ? $clog2(ACC_DEPTH) : 1,
-    localparam int PRM_AW = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+    localparam int ACC_AW = accel_isa_pkg::index_w(ACC_DEPTH),
+    localparam int PRM_AW = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
     input  wire logic               clk_i,
     input  wire logic               rst_i,
@@ -80,9 +80,9 @@ module drain_unit #(
     localparam int QL = accel_isa_pkg::QUANT_LANE_W;    // requant's lane
     localparam int QWL = accel_isa_pkg::QUANT_WORDS_W;  // a QUANT lane: {shift, multiplier}
     localparam int QUANT_BEAT_W = QWL * BEAT_BYTES;      // a beat's lanes
-    localparam int CW = (BPC > 1) ? $clog2(BPC) : 1;
-    localparam int BW = (BATCH > 1) ? $clog2(BATCH) : 1;
-    localparam int TW = (BPE > 1) ? $clog2(BPE) : 1;
+    localparam int CW = accel_isa_pkg::index_w(BPC);
+    localparam int BW = accel_isa_pkg::index_w(BATCH);
+    localparam int TW = accel_isa_pkg::index_w(BPE);
     localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
     localparam int BUF_DEPTH = 32;  // beat buffer: a 16-beat burst + the read pipeline
 

@@ -71,7 +71,7 @@ module fetch_unit #(
     localparam int IB = accel_isa_pkg::INSN_BITS;              // bits per instruction
     localparam int INSN_BYTES = IB / 8;                        // 64
     localparam int BEATS = (BEAT_BYTES >= INSN_BYTES) ? 1 : INSN_BYTES / BEAT_BYTES;
-    localparam int BTW = (BEATS > 1) ? $clog2(BEATS) : 1;      // beat index bits
+    localparam int BTW = accel_isa_pkg::index_w(BEATS);  // beat index bits
     localparam int SLOTS = accel_isa_pkg::FETCH_SLOTS;         // instructions read ahead
     localparam int SW = $clog2(SLOTS);                         // slot index bits
     localparam int CW = $clog2(SLOTS + 1);                     // slot/burst count bits
@@ -297,7 +297,7 @@ module fetch_unit #(
         assign unused_addr_bits = ^insn_addr_i[OB-1:0];
     end else begin : g_wide
         localparam int LANES = BEAT_BYTES / INSN_BYTES;
-        localparam int LW = (LANES > 1) ? $clog2(LANES) : 1;
+        localparam int LW = accel_isa_pkg::index_w(LANES);
         logic [LW-1:0] lane_q;  // the lane of the next instruction of this run to come back
         logic [IB-1:0] lane_data;
         if (LANES > 1) begin : g_lanes

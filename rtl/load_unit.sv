@@ -25,9 +25,9 @@ module load_unit #(
     localparam int BIAS_W  = accel_isa_pkg::bias_entry_w(BLOCK_OUT),
     localparam int QUANT_W = accel_isa_pkg::quant_entry_w(BLOCK_OUT),
     localparam int DW      = 8 * BEAT_BYTES,
-    localparam int INP_AW  = (INP_DEPTH > 1) ? $clog2(INP_DEPTH) : 1,
-    localparam int WGT_AW  = (WGT_DEPTH > 1) ? $clog2(WGT_DEPTH) : 1,
-    localparam int PRM_AW  = (PRM_DEPTH > 1) ? $clog2(PRM_DEPTH) : 1
+    localparam int INP_AW  = accel_isa_pkg::index_w(INP_DEPTH),
+    localparam int WGT_AW  = accel_isa_pkg::index_w(WGT_DEPTH),
+    localparam int PRM_AW  = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
     input  wire logic               clk_i,
     input  wire logic               rst_i,

@@ -6,7 +6,7 @@
 module sram_1r1w #(
     parameter int WIDTH = 32,  // bits per entry
     parameter int DEPTH = 64,  // entries
-    localparam int AW = (DEPTH > 1) ? $clog2(DEPTH) : 1
+    localparam int AW = accel_isa_pkg::index_w(DEPTH)
 ) (
     input  wire logic             clk_i,
     input  wire logic             we_i,

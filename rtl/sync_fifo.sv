@@ -23,7 +23,7 @@ module sync_fifo #(
     output logic      [WIDTH-1:0] rdata_o,  // the head; meaningful while !empty_o
     output logic                  empty_o
 );
-    localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;  // pointer bits
+    localparam int PW = accel_isa_pkg::index_w(DEPTH);  // pointer bits
     localparam int CW = (DEPTH > 0) ? $clog2(DEPTH + 1) : 1;  // count bits (0..DEPTH)
     localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
     localparam logic [CW-1:0] FULL_COUNT = CW'(DEPTH);

@@ -19,7 +19,7 @@ module board_memory #(
     parameter int BEAT_BYTES = 4,     // AXI data width in bytes, a power of two
     localparam int DW = 8 * BEAT_BYTES,
     localparam int DEPTH = MEM_BYTES / BEAT_BYTES,
-    localparam int AW = (DEPTH > 1) ? $clog2(DEPTH) : 1
+    localparam int AW = accel_isa_pkg::index_w(DEPTH)
 ) (
     input  wire logic          clk_i,
     input  wire logic          rst_i,

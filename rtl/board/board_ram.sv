@@ -9,7 +9,7 @@ module board_ram #(
     parameter int BYTES_PER_WORD = 4,   // bytes per word (the AXI beat)
     parameter int DEPTH = 16384,        // words
     localparam int WIDTH = 8 * BYTES_PER_WORD,
-    localparam int AW = (DEPTH > 1) ? $clog2(DEPTH) : 1
+    localparam int AW = accel_isa_pkg::index_w(DEPTH)
 ) (
     input  wire logic                      clk_i,
     input  wire logic                      en_i,      // access this cycle

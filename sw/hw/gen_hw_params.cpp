@@ -127,8 +127,8 @@ std::string sv_decode() {
     return s;
 }
 
-// The unit-state codes of UNIT_STATE (csr.hpp) and the widths of the SRAM entries,
-// computed from the sizes a module is given (hw_params.hpp).
+// The unit-state codes of UNIT_STATE (csr.hpp), the widths of the SRAM entries,
+// computed from the sizes a module is given (hw_params.hpp), and the index width.
 std::string sv_units() {
     std::string s = fmt::format("localparam UNIT_STATE_W = {};\ntypedef enum logic [{}:0] {{\n",
                                 accel::csr::kUnitStateBits, accel::csr::kUnitStateBits - 1);
@@ -154,6 +154,9 @@ std::string sv_units() {
              fmt::format("{} * block_out", accel::isa::kQuantWordLaneBits));
     width_fn("prm_entry_bytes", "input int block_out",
              fmt::format("{} * block_out", accel::kPrmLaneBytes));
+    // At least one bit: a one-entry buffer or FIFO still has an index port.
+    s += "// Bits of an index into n entries (SRAM address, FIFO pointer, lane number).\n";
+    width_fn("index_w", "input int n", "(n > 1) ? $clog2(n) : 1");
     return s;
 }
 
