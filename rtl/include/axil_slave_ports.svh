@@ -1,0 +1,20 @@
+// The AXI4-Lite slave ports of the control/status registers (12-bit address, 32-bit
+// data), as accel_top exposes them and axil_csr takes them. Included inside an ANSI
+// port list: every port ends with a comma, so more ports must follow.
+    input  wire logic [11:0] s_axil_awaddr,
+    input  wire logic        s_axil_awvalid,
+    output logic             s_axil_awready,
+    input  wire logic [31:0] s_axil_wdata,
+    input  wire logic [3:0]  s_axil_wstrb,
+    input  wire logic        s_axil_wvalid,
+    output logic             s_axil_wready,
+    output logic [1:0]       s_axil_bresp,
+    output logic             s_axil_bvalid,
+    input  wire logic        s_axil_bready,
+    input  wire logic [11:0] s_axil_araddr,
+    input  wire logic        s_axil_arvalid,
+    output logic             s_axil_arready,
+    output logic [31:0]      s_axil_rdata,
+    output logic [1:0]       s_axil_rresp,
+    output logic             s_axil_rvalid,
+    input  wire logic        s_axil_rready,
