@@ -279,7 +279,12 @@ void cover(Builder& b, Buffer buf, uint32_t lo, uint32_t hi, Round& r,
         }
         l.x_size = b.uniform(1, std::min(remaining, 8u));
         if (l.pad_left + l.x_size + l.pad_right > remaining) l.pad_left = l.pad_right = 0;
-        const uint32_t w = l.pad_left + l.x_size + l.pad_right;
+        const uint32_t padded_w = l.pad_left + l.x_size + l.pad_right;
+        if (buf == Buffer::Inp && b.chance(20)) {  // channel packing: fewer entries a row
+            l.pack_taps = b.uniform(1, std::min(padded_w, b.hw.block_in));
+            l.pack_bytes = b.uniform(1, b.hw.block_in / l.pack_taps);
+        }
+        const auto w = static_cast<uint32_t>(isa::load_row_entries(l));
         l.y_size = b.uniform(1, 4);
         if ((l.pad_top + l.y_size + l.pad_bottom) * w > remaining) {
             l.pad_top = l.pad_bottom = 0;
