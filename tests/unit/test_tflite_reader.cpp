@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -24,7 +23,6 @@
 #include "graph/model.hpp"
 #include "temp_dir.hpp"
 
-namespace fs = std::filesystem;
 namespace fb = accel::tflite;
 using accel::graph::Activation;
 using accel::graph::DType;
