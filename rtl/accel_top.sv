@@ -200,8 +200,8 @@ module accel_top #(
     logic fetch_quiet, load_quiet, gemm_quiet, drain_quiet, fetch_finished, gemm_step;
     logic [5:0] fetch_err, load_err, drain_err;
 
-    fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH),
-                 .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH)) u_fetch (
+    fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
+                 .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH)) u_fetch (
         .clk_i, .rst_i(unit_rst), .start_i(start_q), .insn_addr_i(insn_addr),
         .insn_count_i(insn_count),
         .ar_valid_o(fetch_ar_valid), .ar_ready_i(fetch_ar_ready), .ar_addr_o(fetch_ar_addr),

@@ -32,6 +32,7 @@
 
 module fetch_unit #(
     parameter int BEAT_BYTES = 8,     // AXI data bytes per beat (power of two, 4..128)
+    parameter int BLOCK_IN   = 16,    // input channels per INP entry, for the LOAD check
     parameter int INP_DEPTH  = 2048,  // input buffer entries, for the range check
     parameter int WGT_DEPTH  = 1024,  // weight buffer entries
     parameter int ACC_DEPTH  = 2048,  // accumulator entries
@@ -109,6 +110,7 @@ module fetch_unit #(
 
     insn_check #(
         .BEAT_BYTES(BEAT_BYTES),
+        .BLOCK_IN  (BLOCK_IN),
         .INP_DEPTH (INP_DEPTH),
         .WGT_DEPTH (WGT_DEPTH),
         .ACC_DEPTH (ACC_DEPTH),

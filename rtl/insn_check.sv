@@ -3,7 +3,8 @@
 //
 //   illegal_o      unknown opcode; a bit set outside the opcode's fields (FINISH: any bit
 //                  but the opcode); a token flag the unit does not have; LOAD buffer 3;
-//                  padding or a pad value on a non-INP LOAD; a zero extent; DRAIN
+//                  padding or a pad value on a non-INP LOAD; LOAD packing that is not
+//                  INP, has no bytes, overflows BLOCK_IN or a padded row; a zero extent; DRAIN
 //                  act_min > act_max (int8); a DRAM address or stride not a multiple of
 //                  BEAT_BYTES.
 //   range_error_o  a legal instruction whose largest SRAM address, base + sum of
@@ -18,6 +19,7 @@
 
 module insn_check #(
     parameter int BEAT_BYTES = 8,     // AXI beat bytes: DRAM addresses/strides must be multiples
+    parameter int BLOCK_IN   = 16,    // input channels per INP entry: LOAD packing's limit
     parameter int INP_DEPTH  = 2048,  // input buffer entries (1..65536)
     parameter int WGT_DEPTH  = 1024,  // weight buffer entries (1..65536)
     parameter int ACC_DEPTH  = 2048,  // accumulator entries (1..65536)
@@ -76,17 +78,25 @@ module insn_check #(
     logic [63:0] l_depth;
     logic [32:0] l_zr;       // z * rows: 16 x 17 bits
     logic [33:0] l_entries;  // (z * rows, saturated to 17 bits) * cols: 17 x 17 bits
-    logic l_huge, l_padded;
+    logic [16:0] l_padded_w;  // entries per padded row
+    logic l_huge, l_padded, l_packs, l_pack_bad;
     always_comb begin
         l_padded = ld.pad_top != '0 || ld.pad_bottom != '0 || ld.pad_left != '0 ||
                    ld.pad_right != '0 || ld.pad_value != '0;
+        l_padded_w = 17'(ld.pad_left) + 17'(ld.x_size) + 17'(ld.pad_right);
+        l_packs    = ld.pack_taps != '0;
+        l_pack_bad = l_packs ? (64'(ld.buffer) != BUF_INP || ld.pack_bytes == '0 ||
+                                16'(ld.pack_taps) * 16'(ld.pack_bytes) > 16'(BLOCK_IN) ||
+                                l_padded_w < 17'(ld.pack_taps))
+                             : ld.pack_bytes != '0;
         load_illegal = ld.pop_prev || ld.push_prev || 64'(ld.buffer) > BUF_PRM ||
                        ld.z_size == '0 || ld.y_size == '0 || ld.x_size == '0 ||
                        (64'(ld.buffer) != BUF_INP && l_padded) || misaligned(64'(ld.dram_base)) ||
                        misaligned(64'(ld.dram_z_stride)) || misaligned(64'(ld.dram_y_stride)) ||
-                       misaligned(64'(ld.dram_x_stride));
+                       misaligned(64'(ld.dram_x_stride)) || l_pack_bad;
         l_rows = 17'(ld.pad_top) + 17'(ld.y_size) + 17'(ld.pad_bottom);
-        l_cols = 17'(ld.pad_left) + 17'(ld.x_size) + 17'(ld.pad_right);
+        // entries written per row (isa::load_row_entries): packing drops pack_taps - 1
+        l_cols = l_packs ? l_padded_w + 17'd1 - 17'(ld.pack_taps) : l_padded_w;
         // entries = z * rows * cols, in two products that each fit one 18x18 multiplier
         // (two chained wide products were the FPGA's longest path): when z * rows alone
         // exceeds 65536, the largest depth, the load is out of range whatever cols (>= 1

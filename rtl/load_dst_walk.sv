@@ -1,7 +1,9 @@
-// Destination walker of the load unit: visits the entries a LOAD writes in buffer
+// Destination walker of the load unit: visits the entries a LOAD takes in buffer
 // order (z, then rows including padding rows, then columns including padding
 // columns) and says whether the entry under the cursor is data or padding. The
 // destination address is sequential: sram_base + (z*H + y)*W + x, one step per entry.
+// A packing LOAD takes the first `skip` entries of each row into the packing window
+// only (keep_o low): they are not written, and the address advances on kept entries.
 `default_nettype none
 
 module load_dst_walk #(
@@ -19,10 +21,12 @@ module load_dst_walk #(
     input  wire logic [7:0]    pad_bottom_i,
     input  wire logic [7:0]    pad_left_i,
     input  wire logic [7:0]    pad_right_i,
+    input  wire logic [7:0]    skip_i,        // entries per row not written (pack_taps - 1)
     input  wire logic          halt_i,        // abandon the walk
     input  wire logic          step_i,        // the entry under the cursor was written
     output logic               active_o,      // entries left (the cursor is valid)
     output logic               is_data_o,     // the entry under the cursor comes from DRAM
+    output logic               keep_o,        // ... and is written at addr_o
     output logic      [AW-1:0] addr_o         // its destination address
 );
     if (AW < 1 || AW > 16) begin : g_bad_aw
@@ -37,11 +41,13 @@ module load_dst_walk #(
     logic [16:0]   x_hi_q, y_hi_q;       // one past the last data column / row
     logic [16:0]   x_last_q, y_last_q;   // last column / row, padding included
     logic [15:0]   z_last_q;
+    logic [7:0]    skip_q;
 
     assign active_o  = active_q;
     assign addr_o    = addr_q;
     assign is_data_o = (y_q >= 17'(y_lo_q)) && (y_q < y_hi_q)
                     && (x_q >= 17'(x_lo_q)) && (x_q < x_hi_q);
+    assign keep_o    = x_q >= 17'(skip_q);
 
     logic x_end, y_end, z_end;
     assign x_end = (x_q == x_last_q);
@@ -71,8 +77,9 @@ module load_dst_walk #(
             x_last_q <= 17'(pad_left_i) + 17'(x_size_i) + 17'(pad_right_i) - 17'd1;
             y_last_q <= 17'(pad_top_i) + 17'(y_size_i) + 17'(pad_bottom_i) - 17'd1;
             z_last_q <= z_size_i - 16'd1;
+            skip_q   <= skip_i;
         end else if (step_i) begin
-            addr_q <= addr_q + AW'(1);
+            if (keep_o) addr_q <= addr_q + AW'(1);
             x_q    <= x_end ? '0 : x_q + 17'd1;
             if (x_end) y_q <= y_end ? '0 : y_q + 17'd1;
             if (x_end && y_end) z_q <= z_q + 16'd1;

@@ -4,7 +4,8 @@
 //   load_burst_gen  issues the AXI read bursts of the data rows, running ahead of
 //                   the data by up to MAX_OUTSTANDING bursts to hide DRAM latency;
 //   load_dst_walk + load_writer  walk the destination in buffer order and write one
-//                   entry per cycle: padding at once, data as its beats arrive.
+//                   entry per cycle: padding at once, data as its beats arrive;
+//   load_pack       packs the channels of consecutive INP entries into one (pack_taps).
 // The instruction completes (insn_done_o, and next_push_o if push_next) in the cycle
 // of its last SRAM write, once every burst's last beat has arrived. A beat with a
 // non-OKAY response raises BUS_ERROR and halts the unit for good (until reset); the
@@ -227,7 +228,7 @@ module load_unit #(
 `endif
 
     // ---- Destination walk and entry writes.
-    logic                  walk_data, step, we, pad;
+    logic                  walk_data, walk_keep, step, we, pad;
     logic [DST_AW-1:0]     walk_addr, waddr;
     logic [MAX_BPE*DW-1:0] entry;
 
@@ -245,10 +246,12 @@ module load_unit #(
         .pad_bottom_i (ld.pad_bottom),
         .pad_left_i   (ld.pad_left),
         .pad_right_i  (ld.pad_right),
+        .skip_i       (ld.pack_taps == 8'd0 ? 8'd0 : ld.pack_taps - 8'd1),
         .halt_i       (halt),
         .step_i       (step),
         .active_o     (walk_active),
         .is_data_o    (walk_data),
+        .keep_o       (walk_keep),
         .addr_o       (walk_addr)
     );
 
@@ -279,9 +282,21 @@ module load_unit #(
     assign r_ready_o = (state_q == S_HALT) || ((state_q == S_BUSY) && beat_ready);
 
     // ---- SRAM ports: the write goes to the buffer of the current instruction.
-    assign inp_we_o      = we && (buf_q == BUF_INP);
+    load_pack #(
+        .BATCH    (BATCH),
+        .BLOCK_IN (BLOCK_IN)
+    ) u_pack (
+        .clk_i   (clk_i),
+        .start_i (start),
+        .taps_i  (ld.pack_taps),
+        .bytes_i (ld.pack_bytes),
+        .keep_i  (walk_keep),
+        .take_i  (we && (buf_q == BUF_INP)),
+        .entry_i (pad ? {INP_EB{pad_value_q}} : entry[INP_W-1:0]),
+        .we_o    (inp_we_o),
+        .wdata_o (inp_wdata_o)
+    );
     assign inp_waddr_o   = waddr[INP_AW-1:0];
-    assign inp_wdata_o   = pad ? {INP_EB{pad_value_q}} : entry[INP_W-1:0];
     assign wgt_we_o      = we && (buf_q == BUF_WGT);
     assign wgt_waddr_o   = waddr[WGT_AW-1:0];
     assign wgt_wdata_o   = entry[WGT_W-1:0];

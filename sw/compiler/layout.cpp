@@ -14,9 +14,8 @@ void put_i32(std::vector<uint8_t>& mem, size_t at, int32_t v) {
     for (size_t i = 0; i < 4; ++i) mem[at + i] = static_cast<uint8_t>(u >> (8 * i));
 }
 
-// [NB][CB][Hp][Wp] entries of [b][i] of the input x [N,H,W,C] as the device reads it
-// (the lowered layer's, or the original for strided reads); the host-side extra padding
-// holds zx.
+// [NB][CB][Hp][Wp] entries of [b][i] of the input x [N,H,W,C], the original input
+// (the LOADs subsample or pack it as they read it); the host-side extra padding holds zx.
 void pack_input(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
                 const TensorI8& x, std::vector<uint8_t>& mem) {
     struct {
@@ -131,7 +130,7 @@ std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParam
     const DramLayout& d = program.layout;
     std::vector<uint8_t> mem(d.dram_bytes, 0);
     isa::encode_program(program.insns, &mem[d.program.base]);
-    pack_input(program.layer, hw, d, lower_input(original, program.lowering, x), mem);
+    pack_input(program.layer, hw, d, x, mem);
     pack_constants(original, hw, program, w, bias, mem);
     return mem;
 }

@@ -10,20 +10,6 @@
 namespace accel {
 namespace {
 
-// The input pixel at padded coordinates (y, x), or zx where they fall in the padding.
-struct PaddedInput {
-    const Conv2dLayer& l;
-    const TensorI8& x;
-    int8_t at(int64_t n, int64_t y, int64_t xx, int64_t c) const {
-        const Conv2dShape& s = l.shape;
-        const int64_t h = y - l.params.pad_top, w = xx - l.params.pad_left;
-        if (h < 0 || h >= s.h || w < 0 || w >= s.w) {
-            return static_cast<int8_t>(l.params.input_zero_point);
-        }
-        return x.data[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)];
-    }
-};
-
 // One axis of subsample_window: `out` outputs of stride `stride` over `size` pixels
 // with `pad` before and `pad_after` after them; read whole unless `strided`.
 SubsampleAxis subsample_axis(int64_t size, int64_t pad, int64_t pad_after, int64_t stride,
@@ -64,10 +50,6 @@ SubsampleWindow subsample_window(const Conv2dLayer& layer, const Lowering& lower
             subsample_axis(layer.shape.w, p.pad_left, p.pad_right, p.stride_w, layer.out_w(), cols)};
 }
 
-bool rewrites_input_on_host(const Lowering& lowering) {
-    return lowering.kind == LoweringKind::PackColumns;
-}
-
 std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw) {
     const Conv2dShape& s = layer.shape;
     const Conv2dParams& p = layer.params;
@@ -80,8 +62,12 @@ std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw
             if (distinct && subsample_applies(layer, lo)) out.push_back(lo);
         }
     }
+    // Packing LOADs stream P-1 entries past each window: they pad those too.
     const int64_t pack = std::min<int64_t>(hw.block_in / s.c, s.s);
-    if (pack >= 2) out.push_back({LoweringKind::PackColumns, pack});
+    if (pack >= 2 && p.dilation_w == 1 && p.pad_left <= kMaxLoadPad &&
+        p.pad_right + pack - 1 <= kMaxLoadPad) {
+        out.push_back({LoweringKind::PackColumns, pack});
+    }
     return out;
 }
 
@@ -121,8 +107,8 @@ Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
             const int64_t pk = lowering.pack;
             s.c = layer.shape.c * pk;
             s.s = ceil_div(layer.shape.s, pk);
-            p.dilation_w = static_cast<int>(pk) * layer.params.dilation_w;
-            p.pad_left = p.pad_right = 0;  // the host pads the columns
+            p.dilation_w = static_cast<int>(pk);
+            p.pad_left = p.pad_right = 0;  // the packing LOADs pad the columns
             // Exactly as wide as the output needs: the last packed column may read past
             // the padded input, where its weights are zero.
             s.w = input_span(layer.out_w(), p.stride_w, s.s, p.dilation_w);
@@ -130,23 +116,6 @@ Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering) {
         }
     }
     return l;
-}
-
-TensorI8 lower_input(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& x) {
-    if (!rewrites_input_on_host(lowering)) return x;
-    const Conv2dLayer lo = lower_layer(layer, lowering);
-    const Conv2dShape& s = lo.shape;
-    const PaddedInput in{layer, x};
-    TensorI8 out({s.n, s.h, s.w, s.c});
-    size_t at = 0;
-    const int64_t c0 = layer.shape.c, d = layer.params.dilation_w;
-    for (int64_t n = 0; n < s.n; ++n)
-        for (int64_t y = 0; y < s.h; ++y)
-            for (int64_t j = 0; j < s.w; ++j)
-                for (int64_t k = 0; k < lowering.pack; ++k)
-                    for (int64_t c = 0; c < c0; ++c)
-                        out.data[at++] = in.at(n, y + layer.params.pad_top, j + k * d, c);
-    return out;
 }
 
 TensorI8 lower_weights(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& w) {

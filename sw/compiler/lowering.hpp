@@ -13,13 +13,14 @@
 //               rows stream in long bursts, at twice the bytes (at stride 2) of
 //               Subsample, and the core skips the unused columns (stride 1 x stride_w).
 //  PackColumns  a layer with few input channels (C <= block_in/2, e.g. RGB) wastes most
-//               of each block_in-wide dot product on zero padding. The host packs P
-//               horizontally adjacent kernel taps into one input-channel block: entry
-//               column j of the device's input holds the pixels j, j+d, ..., j+(P-1)d
-//               (d = dilation_w) side by side, and the weights hold the matching taps,
-//               so the kernel shrinks from S to ceil(S/P) columns of dilation P*d. The
-//               padded C already costs block_in bytes per pixel, so the packed input
-//               is no larger in DRAM than the plain one.
+//               of each block_in-wide dot product on zero padding. Packing LOADs
+//               (docs/isa.md, LOAD, pack_taps) put P horizontally adjacent pixels into
+//               one input-channel block as they read the original input: entry column
+//               j of the device's input holds the padded pixels j, j+1, ..., j+P-1 side
+//               by side, and the weights hold the matching taps, so the kernel shrinks
+//               from S to ceil(S/P) columns of dilation P. No host rewrite of the input:
+//               it applies inside networks too. Undilated layers only (the LOAD packs
+//               adjacent entries).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -51,10 +52,6 @@ std::vector<Lowering> lowerings_for(const Conv2dLayer& layer, const HwParams& hw
 // columns per input-channel block".
 std::string lowering_name(const Lowering& lowering);
 
-// Whether the host rewrites the input tensor for the lowering (PackColumns), which it
-// can only do where it writes the input anyway: a network's input.
-bool rewrites_input_on_host(const Lowering& lowering);
-
 // Whether the LOADs read the original input with strides (Subsample, SubsampleRows),
 // and whether they read each input entry apart (a DRAM x stride: Subsample across
 // strided columns).
@@ -78,9 +75,8 @@ SubsampleWindow subsample_window(const Conv2dLayer& layer, const Lowering& lower
 // The layer the device runs: same N, output shape, K and requantization.
 Conv2dLayer lower_layer(const Conv2dLayer& layer, const Lowering& lowering);
 
-// The device's input [N,H',W',C'] and weights [R,S',C',K] for the lowered layer; for a
-// lowering without a host rewrite of the input, the input as it is.
-TensorI8 lower_input(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& x);
+// The lowered layer's weights [R,S',C',K]; the input is never rewritten (the LOADs
+// subsample or pack it as they read it).
 TensorI8 lower_weights(const Conv2dLayer& layer, const Lowering& lowering, const TensorI8& w);
 
 }  // namespace accel

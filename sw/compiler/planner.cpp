@@ -252,7 +252,7 @@ std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
 // candidate, none is scheduled past kMaxScheduled instructions in all. `refused` says
 // why there is no plan.
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw,
-                                    bool host_rewrites, Refusals& refused) {
+                                    Refusals& refused) {
     struct Lowered {
         Lowering lowering;
         TilingExtents extents;  // of the lowered layer
@@ -260,7 +260,6 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     std::vector<Lowered> lowered;
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
-        if (!host_rewrites && rewrites_input_on_host(lowering)) continue;
         // A layer whose tensors cannot all be addressed has no plan; skipping it before
         // the search also spares enumerating the tile space of such extremes.
         const Conv2dLayer layer = lower_layer(original, lowering);
@@ -361,10 +360,10 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     return out;
 }
 
-Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw, bool host_rewrites) {
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);
     Refusals refused;
-    const std::optional<Conv2dPlan> best = best_plan(layer, hw, host_rewrites, refused);
+    const std::optional<Conv2dPlan> best = best_plan(layer, hw, refused);
     const TensorFootprint f = tensor_footprint(layer, Lowering{}, hw);
     if (!best && f.total() > kMaxDramBytes) {
         throw Error(fmt::format(

@@ -22,9 +22,6 @@ void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan
 
 // Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
 // saying which buffer is short, and by how much, when not even the smallest tile fits.
-// Without `host_rewrites` no lowering that rewrites the input on the host is planned
-// (rewrites_input_on_host): in a network, a layer whose input another device operator
-// wrote reads it where it lies, strided reads included.
-Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw, bool host_rewrites = true);
+Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw);
 
 }  // namespace accel

@@ -23,7 +23,10 @@ struct DramRegion {
 //           rows/columns of zx that the load unit cannot insert itself (past kMaxLoadPad).
 //           With a strided-read lowering it is the original input, of which the LOADs read
 //           every step_h-th row from first_y and every step_w-th column from first_x:
-//           the lowered layer's row y is row first_y + y*step_h here (columns alike)
+//           the lowered layer's row y is row first_y + y*step_h here (columns alike).
+//           With the packing lowering it is the original input too, which packing LOADs
+//           read: the lowered column j packs its padded columns j .. j+pack_taps-1
+//  (pack_bytes channels each), streamed from unpadded column j - pack_left
 //  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
 //  params   [KB] entries: bias (zx folded in) int32[BO], multiplier int32[BO], shift int32[BO]
 //  zx_row   a row of input entries holding zx, read for tiles that lie wholly in padding
@@ -33,12 +36,13 @@ struct DramLayout {
     int64_t extra_pad_top = 0, extra_pad_bottom = 0, extra_pad_left = 0, extra_pad_right = 0;
     int64_t padded_h = 0, padded_w = 0;  // Hp, Wp
     int64_t first_y = 0, first_x = 0, step_h = 1, step_w = 1;
+    int64_t pack_taps = 1, pack_bytes = 0, pack_left = 0;
     uint64_t dram_bytes = 0;             // everything above, rounded up
 };
 
 struct Conv2dProgram {
     Conv2dLayer layer;                   // the lowered layer the instructions compute
-    Lowering lowering;                   // how the host rewrites the tensors for it
+    Lowering lowering;                   // how it was lowered (lowering.hpp)
     std::vector<isa::Insn> insns;
     DramLayout layout;
     int64_t gemm_steps = 0;              // sum of the GEMMs' reduction steps

@@ -291,6 +291,19 @@ uint8_t* FunctionalSim::sram_bytes(isa::Buffer b) {
 // LOAD: rows of x_size entries, framed by padding; a row is one run of DRAM bytes, or
 // with a DRAM x stride other than one entry, one run per entry.
 
+// Channel packing (docs/isa.md, LOAD): entry x of the written row holds, per image, the
+// first pack_bytes bytes of stream entries x .. x+pack_taps-1 side by side, then zeros.
+void FunctionalSim::pack_row(const isa::Load& l, const uint8_t* stream, uint8_t* dst) const {
+    const size_t block = hw_.block_in, eb = size_t{hw_.batch} * block;
+    const size_t entries = static_cast<size_t>(isa::load_row_entries(l));
+    std::memset(dst, 0, entries * eb);
+    for (size_t x = 0; x < entries; ++x)
+        for (size_t b = 0; b < hw_.batch; ++b)
+            for (size_t k = 0; k < l.pack_taps; ++k)
+                std::memcpy(dst + x * eb + b * block + k * l.pack_bytes,
+                            stream + (x + k) * eb + b * block, l.pack_bytes);
+}
+
 bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
     const uint32_t eb = isa::entry_bytes(l.buffer, hw_);
     const uint32_t x_stride = isa::load_x_stride(l, hw_);
@@ -312,19 +325,25 @@ bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
     const uint32_t h = l.pad_top + l.y_size + l.pad_bottom;
     const uint64_t row_bytes = uint64_t{l.x_size} * eb;
     const auto pad = static_cast<uint8_t>(l.pad_value);
+    const size_t written_row = static_cast<size_t>(isa::load_row_entries(l)) * eb;
+    // A packing LOAD builds each padded row here first, then packs it into the buffer.
+    std::vector<uint8_t> stream(l.pack_taps != 0 ? size_t{w} * eb : 0);
     uint8_t* dst = sram_bytes(l.buffer) + size_t{l.sram_base} * eb;
     for (uint32_t z = 0; z < l.z_size; ++z) {
-        for (uint32_t y = 0; y < h; ++y, dst += size_t{w} * eb) {
+        for (uint32_t y = 0; y < h; ++y, dst += written_row) {
+            uint8_t* row = l.pack_taps != 0 ? stream.data() : dst;
             if (y < l.pad_top || y >= l.pad_top + l.y_size) {
-                std::memset(dst, pad, size_t{w} * eb);
-                continue;
+                std::memset(row, pad, size_t{w} * eb);
+            } else {
+                std::memset(row, pad, size_t{l.pad_left} * eb);
+                uint8_t* data = row + size_t{l.pad_left} * eb;
+                for (uint32_t x = 0; x < runs; ++x) {
+                    std::memcpy(data + x * run_bytes, &dram_[run_addr(z, y - l.pad_top, x)],
+                                run_bytes);
+                }
+                std::memset(data + row_bytes, pad, size_t{l.pad_right} * eb);
             }
-            std::memset(dst, pad, size_t{l.pad_left} * eb);
-            uint8_t* data = dst + size_t{l.pad_left} * eb;
-            for (uint32_t x = 0; x < runs; ++x) {
-                std::memcpy(data + x * run_bytes, &dram_[run_addr(z, y - l.pad_top, x)], run_bytes);
-            }
-            std::memset(data + row_bytes, pad, size_t{l.pad_right} * eb);
+            if (l.pack_taps != 0) pack_row(l, stream.data(), dst);
         }
     }
     ++c.load_insns;

@@ -50,6 +50,7 @@ private:
     // Each executes one instruction whole and updates the ISA counters; LOAD and DRAIN
     // return false on a bus error, having changed nothing.
     bool exec_load(const isa::Load& l, DeviceCounters& c);
+    void pack_row(const isa::Load& l, const uint8_t* stream, uint8_t* dst) const;
     void exec_gemm(const isa::Gemm& g, DeviceCounters& c);
     bool exec_drain(const isa::Drain& d, DeviceCounters& c);
 

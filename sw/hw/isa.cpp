@@ -78,6 +78,8 @@ void visit_fields(Self& t, F&& f) {
         f("pad_right", 216, kPadBits, t.pad_right);
         f("pad_value", 224, 8, t.pad_value);
         f("dram_x_stride", 256, kDramAddrBits, t.dram_x_stride);
+        f("pack_taps", 288, kPackBits, t.pack_taps);
+        f("pack_bytes", 296, kPackBits, t.pack_bytes);
     } else if constexpr (std::is_same_v<T, Gemm>) {
         f("init", 8, 1, t.init);
         f("acc_base", 16, kSramAddrBits, t.acc_base);
@@ -278,6 +280,11 @@ uint32_t depth_of(Buffer b, const HwParams& hw) {
 
 uint32_t load_x_stride(const Load& l, const HwParams& hw) {
     return l.dram_x_stride != 0 ? l.dram_x_stride : entry_bytes(l.buffer, hw);
+}
+
+uint64_t load_row_entries(const Load& l) {
+    const uint64_t padded = uint64_t{l.pad_left} + l.x_size + l.pad_right;
+    return l.pack_taps == 0 ? padded : padded - (l.pack_taps - 1);
 }
 
 bool load_row_contiguous(const Load& l, const HwParams& hw) {

@@ -55,6 +55,10 @@ struct Load {
     uint32_t dram_x_stride = 0;  // 0: contiguous (entry bytes apart)
     uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
     int8_t pad_value = 0;
+    // Channel packing (INP only; docs/isa.md, LOAD): with pack_taps P > 0, each entry
+    // written holds the first pack_bytes bytes (per image) of P consecutive entries of
+    // the padded row, side by side; a row of W entries writes W - P + 1.
+    uint32_t pack_taps = 0, pack_bytes = 0;
 };
 
 struct Gemm {
@@ -184,6 +188,9 @@ uint32_t depth_of(Buffer b, const HwParams& hw);
 // otherwise the load unit reads each entry as a burst of its own (docs/isa.md, LOAD).
 uint32_t load_x_stride(const Load& l, const HwParams& hw);
 bool load_row_contiguous(const Load& l, const HwParams& hw);
+
+// The entries a LOAD writes per row: its padded width, less pack_taps - 1 when packing.
+uint64_t load_row_entries(const Load& l);
 
 std::string to_string(const Insn& insn);
 

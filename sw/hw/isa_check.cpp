@@ -28,9 +28,17 @@ ErrorCode check_load(const Load& l, const HwParams& hw) {
         !aligned(l.dram_x_stride, hw.beat_bytes)) {
         return ErrorCode::IllegalInstruction;
     }
+    // Packing: INP only, P taps of C bytes within one image's block, a row of P at least.
+    const uint64_t padded_w = uint64_t{l.pad_left} + l.x_size + l.pad_right;
+    const bool packs = l.pack_taps != 0;
+    if ((!packs && l.pack_bytes != 0) ||
+        (packs && (l.buffer != Buffer::Inp || l.pack_bytes == 0 ||
+                   uint64_t{l.pack_taps} * l.pack_bytes > uint64_t(hw.block_in) ||
+                   padded_w < l.pack_taps))) {
+        return ErrorCode::IllegalInstruction;
+    }
     const uint64_t rows = uint64_t{l.pad_top} + l.y_size + l.pad_bottom;
-    const uint64_t cols = uint64_t{l.pad_left} + l.x_size + l.pad_right;
-    const Nest dst = Nest(l.sram_base).loop(uint64_t{l.z_size} * rows * cols, 1);
+    const Nest dst = Nest(l.sram_base).loop(uint64_t{l.z_size} * rows * load_row_entries(l), 1);
     return dst.fits(depth_of(l.buffer, hw)) ? ErrorCode::Ok : ErrorCode::SramRange;
 }
 

@@ -12,6 +12,7 @@ constexpr unsigned kExtentBits = 16;        // loop extents (z/y/x sizes, n_kb, 
 constexpr unsigned kKernelExtentBits = 8;   // GEMM's n_r and n_s
 constexpr unsigned kPrmAddrBits = 8;        // prm_base
 constexpr unsigned kPadBits = 8;            // LOAD's pad_top, pad_bottom, pad_left, pad_right
+constexpr unsigned kPackBits = 8;           // LOAD's pack_taps and pack_bytes
 constexpr unsigned kDramAddrBits = 32;      // DRAM bases and strides, in bytes
 constexpr unsigned kAddShiftBits = 5;       // DRAIN's add_shift: a left shift of an int32
 

@@ -45,14 +45,9 @@ private:
         return constant_i32(in(i));
     }
     // What every sliding-window operator reads from the model alike.
-    template <typename WindowOptions>
     WindowOptions window_options() const {
-        WindowOptions o;
-        o.padding = padding_kind(op_.padding);
-        o.stride_h = op_.stride_h;
-        o.stride_w = op_.stride_w;
-        o.activation = fused_activation(op_.activation);
-        return o;
+        return {.padding = padding_kind(op_.padding), .stride_h = op_.stride_h,
+                .stride_w = op_.stride_w, .activation = fused_activation(op_.activation)};
     }
     Value conv() const;
     Value fully_connected() const;
@@ -86,18 +81,16 @@ Value Evaluation::fully_connected() const {
 }
 
 Value Evaluation::depthwise() const {
-    auto o = window_options<DepthwiseConv2dOptions>();
-    o.dilation_h = op_.dilation_h;
-    o.dilation_w = op_.dilation_w;
+    const DepthwiseConv2dOptions o{.window = window_options(), .dilation_h = op_.dilation_h,
+                                   .dilation_w = op_.dilation_w};
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
     return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
 }
 
 Value Evaluation::pool() const {
-    auto o = window_options<Pool2dOptions>();
-    o.filter_h = op_.filter_h;
-    o.filter_w = op_.filter_w;
+    const Pool2dOptions o{.window = window_options(), .filter_h = op_.filter_h,
+                          .filter_w = op_.filter_w};
     const Pool2dParams p = prepare_pool2d(in(0).shape, o, quant_params(in(0)), quant_params(out()));
     return Value::of(op_.kind == OpKind::MaxPool2d ? max_pool2d(p, i8(0)) : average_pool2d(p, i8(0)));
 }

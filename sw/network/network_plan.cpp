@@ -317,16 +317,12 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
             }
             if (on_device) {
                 step.placement = Placement::Device;
-                // Host-side rewrites of the input (lowering.hpp) only where the host
-                // writes the input anyway: a model input read by this layer alone.
-                const bool host_input = op.kind == OpKind::Conv2d && producer(m, input) < 0 &&
-                                        consumers(m, input).size() == 1;
                 try {  // a depthwise operator's blocks differ only in values and batch
                     for (ConvLayer& c : step.convs) {
                         const ConvLayer& first = step.convs.front();
                         c.plan = &c != &first && c.layer.shape.n == first.layer.shape.n
                                      ? first.plan
-                                     : plan_conv2d(c.layer, hw, host_input);
+                                     : plan_conv2d(c.layer, hw);
                     }
                 } catch (const Error& e) {
                     throw Error(fmt::format("operator {} ({}): {}", op.index,

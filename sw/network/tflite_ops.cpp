@@ -12,7 +12,6 @@ namespace {
 
 using graph::DType;
 using graph::Model;
-using graph::OpKind;
 using graph::Operator;
 using graph::TensorDesc;
 

@@ -48,12 +48,13 @@ DepthwiseConv2dParams prepare_depthwise_conv2d(const std::vector<int64_t>& input
                                                const std::vector<float>& filter_scales,
                                                const QuantParams& output) {
     const Depths d = check_shapes(input_shape, filter_shape);
+    const WindowOptions& w = options.window;
     const WindowPadding pad =
-        compute_padding(options.padding, input_shape[1], input_shape[2], filter_shape[1],
-                        filter_shape[2], options.stride_h, options.stride_w,
-                        options.dilation_h, options.dilation_w);
+        compute_padding(w.padding, input_shape[1], input_shape[2], filter_shape[1],
+                        filter_shape[2], w.stride_h, w.stride_w, options.dilation_h,
+                        options.dilation_w);
     DepthwiseConv2dParams p;
-    prepare_window(p, options, pad);
+    p.window = window_geometry(w, pad);
     p.dilation_h = options.dilation_h;
     p.dilation_w = options.dilation_w;
     p.input_offset = -int8_zero_point(input, "input");
@@ -62,7 +63,7 @@ DepthwiseConv2dParams prepare_depthwise_conv2d(const std::vector<int64_t>& input
         prepare_conv_requantization(input.scale, filter_scales, output.scale, d.output);
     p.multiplier = std::move(r.multiplier);
     p.shift = std::move(r.shift);
-    prepare_activation(p, options.activation, output.scale, p.output_offset);
+    prepare_activation(p, w.activation, output.scale, p.output_offset);
     return p;
 }
 
@@ -78,18 +79,19 @@ TensorI8 depthwise_conv2d(const DepthwiseConv2dParams& p, const TensorI8& input,
         throw Error(fmt::format("depthwise_conv2d: {} bias values for {} output channels",
                                 bias.size(), channels));
     }
-    if (p.out_h < 1 || p.out_w < 1 || p.act_min > p.act_max) {
+    const WindowGeometry& g = p.window;
+    if (g.out_h < 1 || g.out_w < 1 || p.act_min > p.act_max) {
         throw Error("depthwise_conv2d: empty output or act_min > act_max");
     }
     const int64_t n_n = input.dim(0), in_h = input.dim(1), in_w = input.dim(2);
     const int64_t f_h = filter.dim(1), f_w = filter.dim(2);
-    TensorI8 out({n_n, p.out_h, p.out_w, d.output});
+    TensorI8 out({n_n, g.out_h, g.out_w, d.output});
     int8_t* y = out.data.data();
     for (int64_t n = 0; n < n_n; ++n) {
-        for (int64_t oy = 0; oy < p.out_h; ++oy) {
-            for (int64_t ox = 0; ox < p.out_w; ++ox) {
-                const int64_t y0 = oy * p.stride_h - p.pad_top;
-                const int64_t x0 = ox * p.stride_w - p.pad_left;
+        for (int64_t oy = 0; oy < g.out_h; ++oy) {
+            for (int64_t ox = 0; ox < g.out_w; ++ox) {
+                const int64_t y0 = oy * g.stride_h - g.pad_top;
+                const int64_t x0 = ox * g.stride_w - g.pad_left;
                 for (int64_t oc = 0; oc < d.output; ++oc) {
                     const int64_t ic = oc / d.multiplier;
                     int32_t acc = 0;

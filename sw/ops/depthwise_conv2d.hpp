@@ -5,26 +5,21 @@
 #include <vector>
 
 #include "base/tensor.hpp"
-#include "ops/activation.hpp"
-#include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
+#include "ops/sliding_window.hpp"
 
 namespace accel {
 
 // The operator as a model states it.
 struct DepthwiseConv2dOptions {
-    Padding padding = Padding::Same;
-    int stride_h = 1, stride_w = 1;
+    WindowOptions window;
     int dilation_h = 1, dilation_w = 1;
-    FusedActivation activation = FusedActivation::None;
 };
 
 // What the kernel computes with.
 struct DepthwiseConv2dParams {
-    int stride_h = 1, stride_w = 1;
+    WindowGeometry window;
     int dilation_h = 1, dilation_w = 1;
-    int pad_top = 0, pad_left = 0;  // the bottom/right padding follows from out_h/out_w
-    int64_t out_h = 1, out_w = 1;
     int32_t input_offset = 0;          // -input zero point
     int32_t output_offset = 0;         // output zero point
     std::vector<int32_t> multiplier;   // one per output channel
@@ -41,8 +36,8 @@ DepthwiseConv2dParams prepare_depthwise_conv2d(const std::vector<int64_t>& input
                                                const QuantParams& output);
 
 // input [N,H,W,C], filter [1,R,S,C*M] (output channel c*M + m reads input channel c),
-// bias empty or C*M values. Returns [N,out_h,out_w,C*M]. Taps outside the image are
-// skipped; sums wrap in int32 as TFLite's do.
+// bias empty or C*M values. Returns [N,window.out_h,window.out_w,C*M]. Taps outside the
+// image are skipped; sums wrap in int32 as TFLite's do.
 TensorI8 depthwise_conv2d(const DepthwiseConv2dParams& params, const TensorI8& input,
                           const TensorI8& filter, const std::vector<int32_t>& bias);
 

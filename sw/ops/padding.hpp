@@ -20,16 +20,4 @@ WindowPadding compute_padding(Padding kind, int64_t in_h, int64_t in_w, int64_t 
                               int64_t filter_w, int stride_h, int stride_w, int dilation_h = 1,
                               int dilation_w = 1);
 
-// The Prepare step every sliding-window operator (depthwise conv, pooling) shares: its
-// strides, and the top/left padding and output size compute_padding() found.
-template <typename WindowParams, typename WindowOptions>
-void prepare_window(WindowParams& p, const WindowOptions& options, const WindowPadding& pad) {
-    p.stride_h = options.stride_h;
-    p.stride_w = options.stride_w;
-    p.pad_top = pad.pad_top;
-    p.pad_left = pad.pad_left;
-    p.out_h = pad.out_h;
-    p.out_w = pad.out_w;
-}
-
 }  // namespace accel

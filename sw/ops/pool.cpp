@@ -12,8 +12,9 @@ namespace {
 
 void check_input(const Pool2dParams& p, const TensorI8& input, const char* op) {
     if (input.rank() != 4) throw Error(fmt::format("{}: input must be [N,H,W,C]", op));
-    if (p.filter_h < 1 || p.filter_w < 1 || p.stride_h < 1 || p.stride_w < 1 || p.out_h < 1 ||
-        p.out_w < 1 || p.act_min > p.act_max) {
+    const WindowGeometry& g = p.window;
+    if (p.filter_h < 1 || p.filter_w < 1 || g.stride_h < 1 || g.stride_w < 1 || g.out_h < 1 ||
+        g.out_w < 1 || p.act_min > p.act_max) {
         throw Error(fmt::format("{}: filter, stride and output sizes must be >= 1 and "
                                 "act_min <= act_max", op));
     }
@@ -24,15 +25,16 @@ template <typename Reduce>
 TensorI8 pool(const Pool2dParams& p, const TensorI8& input, Reduce reduce) {
     const int64_t batches = input.dim(0), in_h = input.dim(1), in_w = input.dim(2);
     const int64_t depth = input.dim(3);
-    TensorI8 out({batches, p.out_h, p.out_w, depth});
+    const WindowGeometry& g = p.window;
+    TensorI8 out({batches, g.out_h, g.out_w, depth});
     int8_t* y = out.data.data();
     for (int64_t n = 0; n < batches; ++n) {
-        for (int64_t oy = 0; oy < p.out_h; ++oy) {
-            const int64_t y0 = oy * p.stride_h - p.pad_top;
+        for (int64_t oy = 0; oy < g.out_h; ++oy) {
+            const int64_t y0 = oy * g.stride_h - g.pad_top;
             const int64_t fy_begin = std::max<int64_t>(0, -y0);
             const int64_t fy_end = std::min<int64_t>(p.filter_h, in_h - y0);
-            for (int64_t ox = 0; ox < p.out_w; ++ox) {
-                const int64_t x0 = ox * p.stride_w - p.pad_left;
+            for (int64_t ox = 0; ox < g.out_w; ++ox) {
+                const int64_t x0 = ox * g.stride_w - g.pad_left;
                 const int64_t fx_begin = std::max<int64_t>(0, -x0);
                 const int64_t fx_end = std::min<int64_t>(p.filter_w, in_w - x0);
                 for (int64_t c = 0; c < depth; ++c) {
@@ -65,14 +67,15 @@ Pool2dParams prepare_pool2d(const std::vector<int64_t>& input_shape,
                                 "equal the input's (scale {}, zero point {})", output.scale,
                                 output_zero_point, input.scale, input_zero_point));
     }
-    const WindowPadding pad =
-        compute_padding(options.padding, input_shape[1], input_shape[2], options.filter_h,
-                        options.filter_w, options.stride_h, options.stride_w);
+    const WindowOptions& w = options.window;
+    const WindowPadding pad = compute_padding(w.padding, input_shape[1], input_shape[2],
+                                              options.filter_h, options.filter_w, w.stride_h,
+                                              w.stride_w);
     Pool2dParams p;
-    prepare_window(p, options, pad);
+    p.window = window_geometry(w, pad);
     p.filter_h = options.filter_h;
     p.filter_w = options.filter_w;
-    prepare_activation(p, options.activation, output.scale, output_zero_point);
+    prepare_activation(p, w.activation, output.scale, output_zero_point);
     return p;
 }
 

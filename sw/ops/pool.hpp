@@ -6,24 +6,19 @@
 #include <vector>
 
 #include "base/tensor.hpp"
-#include "ops/activation.hpp"
-#include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
+#include "ops/sliding_window.hpp"
 
 namespace accel {
 
 struct Pool2dOptions {
-    Padding padding = Padding::Valid;
+    WindowOptions window{.padding = Padding::Valid, .stride_h = 2, .stride_w = 2};
     int filter_h = 2, filter_w = 2;
-    int stride_h = 2, stride_w = 2;
-    FusedActivation activation = FusedActivation::None;
 };
 
 struct Pool2dParams {
+    WindowGeometry window;
     int filter_h = 1, filter_w = 1;
-    int stride_h = 1, stride_w = 1;
-    int pad_top = 0, pad_left = 0;  // the bottom/right padding follows from out_h/out_w
-    int64_t out_h = 1, out_w = 1;
     int32_t act_min = -128, act_max = 127;
 };
 
@@ -33,7 +28,7 @@ Pool2dParams prepare_pool2d(const std::vector<int64_t>& input_shape,
                             const Pool2dOptions& options, const QuantParams& input,
                             const QuantParams& output);
 
-// [N,H,W,C] -> [N,out_h,out_w,C].
+// [N,H,W,C] -> [N,window.out_h,window.out_w,C].
 TensorI8 max_pool2d(const Pool2dParams& params, const TensorI8& input);
 
 // The window's sum divided by its clipped element count, rounded half away from zero

@@ -39,7 +39,6 @@ struct PlacedLayer {
     uint32_t base = 0;           // program, then weights, parameters, zx row
     uint32_t constant_bytes = 0;
     uint32_t input = 0, output = 0;
-    bool staged = false;         // the input is the host's lowering of it (lowering.hpp)
     std::vector<uint8_t> constants;  // the block at `base`, until it is on the device
 };
 
@@ -160,17 +159,12 @@ void Runner::place(const DeviceFactory& make_device) {
             // The program as the scheduler rounded it (the input follows it), then weights,
             // parameters and zx row: relocate() maps the layer's addresses onto this block.
             p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
-            p.staged = rewrites_input_on_host(c.plan.lowering);
             std::vector<uint8_t> image(d.dram_bytes, 0);
             pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
             p.constants.assign(p.constant_bytes, 0);
             std::memcpy(p.constants.data() + d.input.base, image.data() + d.weights.base,
                         d.output.base - d.weights.base);
             at += p.constant_bytes;
-            if (p.staged) {
-                p.input = static_cast<uint32_t>(at);
-                at += align_dram_region(d.input.bytes, hw_);
-            }
             layers_[s.op].push_back(std::move(p));
         }
     }
@@ -189,7 +183,7 @@ void Runner::place(const DeviceFactory& make_device) {
         for (size_t i = 0; i < placed.size(); ++i) {
             PlacedLayer& p = placed[i];
             const network::ConvLayer& c = s.convs[i];
-            if (!p.staged) p.input = arena_address(c.input, c.input_slab);
+            p.input = arena_address(c.input, c.input_slab);
             p.output = arena_address(o.outputs[0], c.output_slab);
             relocate(p);
             isa::encode_program(p.program.insns, p.constants.data());
@@ -292,17 +286,7 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
 void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
     std::vector<PlacedLayer>& placed = layers_.at(s.op);
     const network::ConvLayer& first = s.convs.front();
-    if (placed.front().staged) {  // the host lowers the model's input (lowering.hpp)
-        TensorI8 x = host_value(first.input).as_i8();
-        x.shape = first.input_nhwc;
-        const PlacedLayer& p = placed.front();
-        const std::vector<uint8_t> image =
-            build_dram_image(first.layer, hw_, p.program, x, first.weights, first.bias);
-        const DramLayout& d = p.program.layout;
-        device_->write_dram(p.input, std::span(image).subspan(d.input.base, d.input.bytes));
-    } else {
-        to_device(first.input, first.input_nhwc);
-    }
+    to_device(first.input, first.input_nhwc);
     for (size_t i = 0; i < placed.size(); ++i) {
         const PlacedLayer& p = placed[i];
         count_run(s, p.base, static_cast<uint32_t>(p.program.insns.size()), rec);

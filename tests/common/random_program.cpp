@@ -279,7 +279,12 @@ void cover(Builder& b, Buffer buf, uint32_t lo, uint32_t hi, Round& r,
         }
         l.x_size = b.uniform(1, std::min(remaining, 8u));
         if (l.pad_left + l.x_size + l.pad_right > remaining) l.pad_left = l.pad_right = 0;
-        const uint32_t w = l.pad_left + l.x_size + l.pad_right;
+        const uint32_t padded_w = l.pad_left + l.x_size + l.pad_right;
+        if (buf == Buffer::Inp && b.chance(20)) {  // channel packing: fewer entries a row
+            l.pack_taps = b.uniform(1, std::min(padded_w, b.hw.block_in));
+            l.pack_bytes = b.uniform(1, b.hw.block_in / l.pack_taps);
+        }
+        const auto w = static_cast<uint32_t>(isa::load_row_entries(l));
         l.y_size = b.uniform(1, 4);
         if ((l.pad_top + l.y_size + l.pad_bottom) * w > remaining) {
             l.pad_top = l.pad_bottom = 0;
@@ -581,38 +586,20 @@ void token_flood(Builder& b) {
 
 // Instructions that wait for tokens nobody will push.
 void deadlock_tail(Builder& b) {
-    isa::Load l;
-    isa::Gemm g;
-    isa::Drain d;
-    switch (b.uniform(0, 5)) {
-        case 0:
-            g.tokens.pop_prev = true;
-            b.put(g);
-            break;
-        case 1:
-            d.tokens.pop_prev = true;
-            b.put(d);
-            break;
-        case 2:
-            l.tokens.pop_next = true;
-            b.put(l);
-            break;
-        case 3:
-            g.tokens.pop_next = true;
-            b.put(g);
-            break;
-        case 4:  // the ninth LOAD finds its queue full: the GEMMs behind it never dispatch
-            l.tokens.pop_next = true;
-            g.tokens.push_prev = true;
-            for (int i = 0; i < 9; ++i) b.put(l);
-            for (int i = 0; i < 9; ++i) b.put(g);
-            break;
-        default:  // each waits for the other
-            g.tokens.pop_next = g.tokens.push_next = true;
-            d.tokens.pop_prev = d.tokens.push_prev = true;
-            b.put(g);
-            b.put(d);
-            break;
+    constexpr isa::Tokens kPopPrev{.pop_prev = true}, kPopNext{.pop_next = true};
+    // A lone waiter on each queue: ld2cp, cp2dr, cp2ld, dr2cp.
+    const isa::Insn lone_waiters[] = {isa::Gemm{.tokens = kPopPrev}, isa::Drain{.tokens = kPopPrev},
+                                      isa::Load{.tokens = kPopNext}, isa::Gemm{.tokens = kPopNext}};
+    const uint32_t variant = b.uniform(0, 5);
+    if (variant < 4) {
+        b.put(lone_waiters[variant]);
+    } else if (variant == 4) {
+        // The ninth LOAD finds its queue full: the GEMMs behind it never dispatch.
+        for (int i = 0; i < 9; ++i) b.put(isa::Load{.tokens = kPopNext});
+        for (int i = 0; i < 9; ++i) b.put(isa::Gemm{.tokens = {.push_prev = true}});
+    } else {  // each waits for the other
+        b.put(isa::Gemm{.tokens = {.pop_next = true, .push_next = true}});
+        b.put(isa::Drain{.tokens = {.pop_prev = true, .push_prev = true}});
     }
 }
 

@@ -262,18 +262,21 @@ private:
         uint32_t addr, bytes;
     };
 
-    // The semantics of docs/isa.md, LOAD.
+    // The semantics of docs/isa.md, LOAD: each padded row is a stream of W entries,
+    // written as it is or, packing, as W - P + 1 entries of P entries' first C bytes.
     void apply(const isa::Load& ld) {
         const uint32_t eb = entry_bytes(ld.buffer);
         const uint32_t W = ld.pad_left + ld.x_size + ld.pad_right;
         const uint32_t H = ld.pad_top + ld.y_size + ld.pad_bottom;
+        const uint32_t P = ld.pack_taps, C = ld.pack_bytes;
+        const uint32_t written = P == 0 ? W : W - P + 1;
         Sram& buf = ld.buffer == isa::Buffer::Inp   ? exp_inp
                     : ld.buffer == isa::Buffer::Wgt ? exp_wgt
                                                     : exp_prm;
         for (uint32_t z = 0; z < ld.z_size; ++z) {
             for (uint32_t y = 0; y < H; ++y) {
+                std::vector<std::vector<uint8_t>> row;
                 for (uint32_t x = 0; x < W; ++x) {
-                    const uint32_t dst = ld.sram_base + (z * H + y) * W + x;
                     std::vector<uint8_t> e(eb, static_cast<uint8_t>(ld.pad_value));
                     if (y >= ld.pad_top && y < ld.pad_top + ld.y_size && x >= ld.pad_left &&
                         x < ld.pad_left + ld.x_size) {
@@ -284,6 +287,18 @@ private:
                             e.assign(mem.begin() + a, mem.begin() + a + eb);
                         }
                     }
+                    row.push_back(e);
+                }
+                for (uint32_t x = 0; x < written; ++x) {
+                    std::vector<uint8_t> e = row[x];
+                    if (P != 0) {
+                        std::fill(e.begin(), e.end(), 0);
+                        for (uint32_t b = 0; b < kCfg.batch; ++b)
+                            for (uint32_t k = 0; k < P; ++k)
+                                for (uint32_t c = 0; c < C; ++c)
+                                    e[b * kCfg.block_in + k * C + c] = row[x + k][b * kCfg.block_in + c];
+                    }
+                    const uint32_t dst = ld.sram_base + (z * H + y) * written + x;
                     buf.at(dst) = ld.buffer == isa::Buffer::Prm ? prm_view(e.data()) : e;
                     ++expected_writes;
                 }
@@ -496,6 +511,24 @@ TEST_P(LoadUnit, ThroughputEntriesApart) {
     EXPECT_LE(b.done_cycles.at(0) + 1 - b.ar_cycles[0], rounds * (lat + bpe + 1) + 8);
 }
 
+// Channel packing as a first layer uses it: C bytes of each pixel (RGB), P pixels per
+// entry, padded rows; and the packed LOAD takes exactly the cycles of the same LOAD
+// unpacked (one cycle per entry of the stream, written or not).
+TEST_P(LoadUnit, PackingTakesTheCyclesOfThePlainLoad) {
+    const uint32_t C = std::max(1u, kCfg.block_in / 5), P = kCfg.block_in / C;
+    uint64_t cycles[2] = {};
+    for (int packed = 0; packed < 2; ++packed) {
+        Bench b({.latency = 20, .max_bursts = 16}, 7);
+        isa::Load ld = inp_load(3, 0x2000, 2, 3, 9, 1, 2, 3, 2, -7);
+        if (packed) ld.pack_taps = P, ld.pack_bytes = C;
+        b.push(ld);
+        b.run_to_completion();
+        b.expect_buffers_match();
+        cycles[packed] = b.done_cycles.at(0);
+    }
+    EXPECT_EQ(cycles[1], cycles[0]);
+}
+
 isa::Load random_load(std::mt19937& rng, uint32_t* sram_next) {
     auto pick = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
     isa::Load ld;
@@ -507,13 +540,17 @@ isa::Load random_load(std::mt19937& rng, uint32_t* sram_next) {
         ld.pad_top = pick(0, 2), ld.pad_bottom = pick(0, 2);
         ld.pad_left = pick(0, 3), ld.pad_right = pick(0, 3);
         ld.pad_value = static_cast<int8_t>(rng());
+        if (pick(0, 2) == 0) {  // channel packing
+            ld.pack_taps = pick(1, std::min(kCfg.block_in, ld.pad_left + ld.x_size + ld.pad_right));
+            ld.pack_bytes = pick(1, kCfg.block_in / ld.pack_taps);
+        }
     }
     if (pick(0, 3) == 0) ld.dram_x_stride = eb + pick(0, 3) * kCfg.beat_bytes;
     ld.dram_y_stride = ld.x_size * x_stride(ld) + pick(0, 40) * kCfg.beat_bytes;
     ld.dram_z_stride = ld.y_size * ld.dram_y_stride + pick(0, 600) * kCfg.beat_bytes;
     ld.dram_base = pick(0, 0x40000 / kCfg.beat_bytes) * kCfg.beat_bytes;
     const uint32_t n = ld.z_size * (ld.pad_top + ld.y_size + ld.pad_bottom) *
-                       (ld.pad_left + ld.x_size + ld.pad_right);
+                       static_cast<uint32_t>(isa::load_row_entries(ld));
     const uint32_t depth = ld.buffer == isa::Buffer::Inp   ? kCfg.inp_depth
                            : ld.buffer == isa::Buffer::Wgt ? kCfg.wgt_depth
                                                            : kCfg.prm_depth;

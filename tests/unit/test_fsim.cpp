@@ -483,69 +483,54 @@ TEST(FsimTokens, BothPopsAreNeededToStart) {
     EXPECT_EQ(c.gemm_insns, 0u);
 }
 
-// `pushes` instructions of one unit each pushing onto the queue `which` (0 ld2cp,
-// 1 cp2ld, 2 cp2dr, 3 dr2cp), nothing popping.
-std::vector<isa::Insn> push_flood(const Rig& rig, int which, int pushes) {
+// `n` copies of each instruction in turn, then FINISH.
+std::vector<isa::Insn> copies_then_finish(std::initializer_list<isa::Insn> insns, int n) {
     std::vector<isa::Insn> p;
-    for (int i = 0; i < pushes; ++i) {
-        switch (which) {
-            case 0: p.push_back(rig.load_inp(Rig::kDataA, 0, kPushNext)); break;
-            case 1: p.push_back(rig.gemm(0, 0, kPushPrev)); break;
-            case 2: p.push_back(rig.gemm(0, 0, kPushNext)); break;
-            default: p.push_back(rig.drain(0, Rig::kOut, kPushPrev)); break;
-        }
-    }
+    for (const isa::Insn& insn : insns) p.insert(p.end(), static_cast<size_t>(n), insn);
     p.push_back(isa::Finish{});
     return p;
+}
+
+// The program on a fresh rig: expects the error mask `errors` and `completed` instructions
+// completed over all units.
+void expect_run(const std::vector<isa::Insn>& program, uint32_t errors, uint64_t completed) {
+    Rig rig;
+    const auto c = rig.run(program);
+    EXPECT_EQ(c.errors, errors) << isa::error_names(c.errors);
+    EXPECT_EQ(c.load_insns + c.gemm_insns + c.drain_insns, completed);
 }
 
 // A queue holds 255 tokens: the 256th push overflows it (the instruction still completes;
 // only the token is dropped). Tokens left in a queue at the end do not make a run
 // unclean: "every queue is empty" (docs/isa.md) is read as the unit instruction queues.
 TEST(FsimTokens, The256thPushOverflowsEveryQueue) {
-    for (int which = 0; which < 4; ++which) {
-        for (const int pushes : {255, 256}) {
-            Rig rig;
-            const auto c = rig.run(push_flood(rig, which, pushes));
-            EXPECT_EQ(c.errors, pushes == 256 ? bit(ErrorCode::TokenOverflow) : 0u)
-                << which << " " << pushes;
-            EXPECT_EQ(c.load_insns + c.gemm_insns + c.drain_insns, uint64_t(pushes)) << which;
-        }
+    const Rig rig;
+    // A pusher onto each queue: ld2cp, cp2ld, cp2dr, dr2cp. Nothing pops.
+    const isa::Insn pushers[] = {rig.load_inp(Rig::kDataA, 0, kPushNext), rig.gemm(0, 0, kPushPrev),
+                                 rig.gemm(0, 0, kPushNext), rig.drain(0, Rig::kOut, kPushPrev)};
+    for (const isa::Insn& pusher : pushers) {
+        SCOPED_TRACE(isa::to_string(pusher));
+        expect_run(copies_then_finish({pusher}, 255), 0u, 255);
+        expect_run(copies_then_finish({pusher}, 256), bit(ErrorCode::TokenOverflow), 256);
     }
 }
 
 // ---- (e) unit queues of depth 8 -------------------------------------------------------------
 
 // n instructions of one unit that each wait for a token, then the n instructions of
-// another unit that push those tokens. With n = 9 the ninth waiter finds its queue full,
-// fetch stalls, and the pushers are never dispatched.
-std::vector<isa::Insn> waiters_then_pushers(const Rig& rig, int unit, int n) {
-    std::vector<isa::Insn> p;
-    for (int i = 0; i < n; ++i) {
-        if (unit == 0) p.push_back(rig.load_inp(Rig::kDataA, 0, kPopNext));
-        if (unit == 1) p.push_back(rig.gemm(0, 0, kPopPrev));
-        if (unit == 2) p.push_back(rig.drain(0, Rig::kOut, kPopPrev));
-    }
-    for (int i = 0; i < n; ++i) {
-        if (unit == 0) p.push_back(rig.gemm(0, 0, kPushPrev));
-        if (unit == 1) p.push_back(rig.load_inp(Rig::kDataA, 0, kPushNext));
-        if (unit == 2) p.push_back(rig.gemm(0, 0, kPushNext));
-    }
-    p.push_back(isa::Finish{});
-    return p;
-}
-
-// Eight waiters fit their queue; the ninth deadlocks the run before a pusher starts.
+// another unit that push those tokens. Eight waiters fit their queue; the ninth finds it
+// full, fetch stalls, and the run deadlocks before a pusher is dispatched.
 TEST(FsimQueues, NineWaitersDeadlockOnTheFullQueue) {
-    for (int unit = 0; unit < 3; ++unit) {
-        for (const int waiters : {8, 9}) {
-            Rig rig;
-            const auto c = rig.run(waiters_then_pushers(rig, unit, waiters));
-            EXPECT_EQ(c.errors, waiters == 9 ? bit(ErrorCode::Deadlock) : 0u)
-                << unit << ": " << isa::error_names(c.errors);
-            EXPECT_EQ(c.load_insns + c.gemm_insns + c.drain_insns, waiters == 9 ? 0u : 16u)
-                << unit;
-        }
+    const Rig rig;
+    // A waiter of each unit (load, compute, drain), and the instruction that pushes its token.
+    const std::pair<isa::Insn, isa::Insn> waiter_and_pusher[] = {
+        {rig.load_inp(Rig::kDataA, 0, kPopNext), rig.gemm(0, 0, kPushPrev)},
+        {rig.gemm(0, 0, kPopPrev), rig.load_inp(Rig::kDataA, 0, kPushNext)},
+        {rig.drain(0, Rig::kOut, kPopPrev), rig.gemm(0, 0, kPushNext)}};
+    for (const auto& [waiter, pusher] : waiter_and_pusher) {
+        SCOPED_TRACE(isa::to_string(waiter));
+        expect_run(copies_then_finish({waiter, pusher}, 8), 0u, 16);
+        expect_run(copies_then_finish({waiter, pusher}, 9), bit(ErrorCode::Deadlock), 0);
     }
 }
 

@@ -110,8 +110,8 @@ TEST(DepthwiseConv2d, SkipsTapsOutsideTheImage) {
     const TensorI8 x = tensor({1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
     const TensorI8 w = tensor({1, 3, 3, 1}, std::vector<int8_t>(9, 1));
     DepthwiseConv2dParams p = unit_depthwise(1);
-    p.out_h = p.out_w = 3;
-    p.pad_top = p.pad_left = 1;
+    p.window.out_h = p.window.out_w = 3;
+    p.window.pad_top = p.window.pad_left = 1;
     // Corners sum 4 pixels, edges 6, the centre all 9.
     EXPECT_EQ(as_ints(depthwise_conv2d(p, x, w, {})),
               (std::vector<int>{12, 21, 16, 27, 45, 33, 24, 39, 28}));
@@ -122,7 +122,7 @@ TEST(DepthwiseConv2d, DepthMultiplierOffsetsAndPositiveShift) {
     const TensorI8 x = tensor({1, 1, 2, 1}, {3, -5});
     const TensorI8 w = tensor({1, 1, 1, 2}, {1, -1});
     DepthwiseConv2dParams p = unit_depthwise(2);
-    p.out_w = 2;
+    p.window.out_w = 2;
     p.input_offset = 1;  // input zero point -1
     p.output_offset = 10;
     EXPECT_EQ(as_ints(depthwise_conv2d(p, x, w, {0, 100})),
@@ -137,10 +137,10 @@ TEST(DepthwiseConv2d, DepthMultiplierOffsetsAndPositiveShift) {
 
 TEST(DepthwiseConv2d, PrepareMatchesTFLiteSamePadding) {
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
-        {1, 8, 8, 4}, {1, 3, 3, 8}, {Padding::Same, 2, 2, 1, 1, FusedActivation::Relu},
+        {1, 8, 8, 4}, {1, 3, 3, 8}, {{Padding::Same, 2, 2, FusedActivation::Relu}, 1, 1},
         {0.5f, -3}, {0.01f}, {0.25f, 7});
-    EXPECT_EQ(p.out_h, 4);
-    EXPECT_EQ(p.pad_top, 0);  // total padding 1 goes to the bottom
+    EXPECT_EQ(p.window.out_h, 4);
+    EXPECT_EQ(p.window.pad_top, 0);  // total padding 1 goes to the bottom
     EXPECT_EQ(p.input_offset, 3);
     EXPECT_EQ(p.output_offset, 7);
     EXPECT_EQ(p.act_min, 7);
@@ -216,14 +216,14 @@ TEST(Add, ZeroPointsAndRejectedScales) {
 }
 
 Pool2dParams pool_2x2_same_on_3x3() {
-    return prepare_pool2d({1, 3, 3, 1}, {Padding::Same, 2, 2, 2, 2, FusedActivation::None},
+    return prepare_pool2d({1, 3, 3, 1}, {{Padding::Same, 2, 2, FusedActivation::None}, 2, 2},
                           {1.0f, 0}, {1.0f, 0});
 }
 
 TEST(Pool, WindowsAreClippedAtTheBorder) {
     const Pool2dParams p = pool_2x2_same_on_3x3();
-    EXPECT_EQ(p.out_h, 2);
-    EXPECT_EQ(p.pad_top, 0);
+    EXPECT_EQ(p.window.out_h, 2);
+    EXPECT_EQ(p.window.pad_top, 0);
     const TensorI8 x = tensor({1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
     EXPECT_EQ(as_ints(max_pool2d(p, x)), (std::vector<int>{5, 6, 8, 9}));
     // (1+2+4+5)/4 = 3, (3+6)/2 = 4.5 -> 5, (7+8)/2 = 7.5 -> 8, 9/1.
@@ -235,7 +235,7 @@ TEST(Pool, AverageRoundsHalfAwayFromZeroAndActivationClamps) {
     EXPECT_EQ(as_ints(average_pool2d(pool_2x2_same_on_3x3(), x)),
               (std::vector<int>{-3, -5, -8, -9}));
     const Pool2dParams relu = prepare_pool2d(
-        {1, 3, 3, 1}, {Padding::Same, 2, 2, 2, 2, FusedActivation::Relu}, {1.0f, -4},
+        {1, 3, 3, 1}, {{Padding::Same, 2, 2, FusedActivation::Relu}, 2, 2}, {1.0f, -4},
         {1.0f, -4});
     EXPECT_EQ(as_ints(max_pool2d(relu, x)), (std::vector<int>{-1, -3, -4, -4}));
     EXPECT_THROW(prepare_pool2d({1, 3, 3, 1}, {}, {1.0f, 0}, {2.0f, 0}), Error);

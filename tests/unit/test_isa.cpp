@@ -40,7 +40,8 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"z_size", 64, 16},         {"y_size", 80, 16},         {"x_size", 96, 16},
                     {"dram_z_stride", 128, 32}, {"dram_y_stride", 160, 32}, {"pad_top", 192, 8},
                     {"pad_bottom", 200, 8},     {"pad_left", 208, 8},       {"pad_right", 216, 8},
-                    {"pad_value", 224, 8},      {"dram_x_stride", 256, 32}};
+                    {"pad_value", 224, 8},      {"dram_x_stride", 256, 32}, {"pack_taps", 288, 8},
+                    {"pack_bytes", 296, 8}};
             break;
         case Opcode::Gemm:
             body = {{"init", 8, 1},       {"acc_base", 16, 16}, {"inp_base", 32, 16},
@@ -361,6 +362,45 @@ TEST(IsaCheck, PadValueOnlyForInp) {
               }),
               kIllegal);
     EXPECT_EQ(check_with<Load>([](Load& l) { l.pad_value = -128; }), kOk);
+}
+
+TEST(IsaCheck, PackingOnlyForInpWithinTheBlockAndTheRow) {
+    const uint32_t bi = hw().block_in;
+    auto packed = [](uint32_t taps, uint32_t bytes) {
+        return [taps, bytes](Load& l) {
+            l.x_size = 4;
+            l.pack_taps = taps, l.pack_bytes = bytes;
+        };
+    };
+    EXPECT_EQ(check_with<Load>(packed(2, bi / 2)), kOk);
+    EXPECT_EQ(check_with<Load>(packed(1, 1)), kOk);
+    EXPECT_EQ(check_with<Load>(packed(2, bi / 2 + 1)), kIllegal);  // past the block
+    EXPECT_EQ(check_with<Load>(packed(2, 0)), kIllegal);           // no bytes
+    EXPECT_EQ(check_with<Load>(packed(0, 1)), kIllegal);           // bytes without taps
+    EXPECT_EQ(check_with<Load>(packed(5, 1)), kIllegal);           // more taps than the row
+    EXPECT_EQ(check_with<Load>([&](Load& l) {
+                  packed(5, 1)(l);
+                  l.pad_right = 1;  // the padded row is 5 entries: one written
+              }),
+              kOk);
+    EXPECT_EQ(check_with<Load>([&](Load& l) {
+                  packed(2, 1)(l);
+                  l.buffer = Buffer::Wgt;
+              }),
+              kIllegal);
+}
+
+TEST(IsaCheck, PackingWritesFewerEntriesPerRow) {
+    // A row of 5 entries packed 3 at a time writes 3: the last rows may end at the top.
+    const uint32_t rows = hw().inp_depth / 3;
+    auto fill = [rows](uint32_t extra) {
+        return [rows, extra](Load& l) {
+            l.x_size = 5, l.y_size = rows, l.pack_taps = 3, l.pack_bytes = 1;
+            l.sram_base = hw().inp_depth - 3 * rows + extra;
+        };
+    };
+    EXPECT_EQ(check_with<Load>(fill(0)), kOk);
+    EXPECT_EQ(check_with<Load>(fill(1)), kRange);
 }
 
 TEST(IsaCheck, LoadDramAddressAndStridesMultiplesOfTheBeat) {

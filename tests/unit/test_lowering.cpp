@@ -36,6 +36,28 @@ TensorI8 strided_reads(const Conv2dLayer& layer, const Lowering& lo, const Tenso
     return out;
 }
 
+// What a packing lowering's LOADs write (docs/isa.md, LOAD, pack_taps): lowered column
+// j holds the padded original columns j .. j+P-1 side by side, zx where they fall in
+// the padding or past it; the rows stay as they are.
+TensorI8 packed_reads(const Conv2dLayer& layer, const Lowering& lo, const TensorI8& x) {
+    const Conv2dShape& s = layer.shape;
+    const Conv2dShape p = lower_layer(layer, lo).shape;
+    TensorI8 out({s.n, s.h, p.w, p.c});
+    size_t at = 0;
+    for (int64_t n = 0; n < s.n; ++n)
+        for (int64_t y = 0; y < s.h; ++y)
+            for (int64_t j = 0; j < p.w; ++j)
+                for (int64_t k = 0; k < lo.pack; ++k)
+                    for (int64_t c = 0; c < s.c; ++c) {
+                        const int64_t v = j + k - layer.params.pad_left;
+                        out.data[at++] =
+                            v < 0 || v >= s.w
+                                ? static_cast<int8_t>(layer.params.input_zero_point)
+                                : x.data[static_cast<size_t>(((n * s.h + y) * s.w + v) * s.c + c)];
+                    }
+    return out;
+}
+
 // Every lowering that applies to the case: reference(lowered) == reference(original).
 int check_all_lowerings(const testing::LayerCase& c, const HwParams& hw, const std::string& what) {
     const TensorI8 want = conv2d_reference(c.layer, c.x, c.w, c.bias);
@@ -46,8 +68,8 @@ int check_all_lowerings(const testing::LayerCase& c, const HwParams& hw, const s
         const Conv2dLayer l2 = lower_layer(c.layer, lo);
         EXPECT_EQ(l2.out_h(), c.layer.out_h()) << what;
         EXPECT_EQ(l2.out_w(), c.layer.out_w()) << what;
-        const TensorI8 x2 = rewrites_input_on_host(lo) ? lower_input(c.layer, lo, c.x)
-                                                       : strided_reads(c.layer, lo, c.x);
+        const TensorI8 x2 = lo.kind == LoweringKind::PackColumns ? packed_reads(c.layer, lo, c.x)
+                                                                 : strided_reads(c.layer, lo, c.x);
         const TensorI8 y = conv2d_reference(l2, x2, lower_weights(c.layer, lo, c.w), c.bias);
         EXPECT_EQ(y.data, want.data) << what << ", " << lowering_name(lo);
     }
@@ -118,6 +140,29 @@ TEST(Lowering, RgbStemPacksFiveColumnsOnTheDefaultCore) {
     EXPECT_EQ(l2.params.dilation_w, 5);
     const Conv2dPlan plan = plan_conv2d(l, config("default"));
     EXPECT_EQ(plan.lowering.kind, LoweringKind::PackColumns);
+}
+
+TEST(Lowering, PackingNeedsAnUndilatedLayerAndPaddingTheLoadInserts) {
+    std::mt19937 rng(8);
+    Conv2dParams p;
+    p.pad_left = p.pad_right = 1;
+    auto kinds = [&](const Conv2dParams& q) {
+        const Conv2dLayer l = testing::make_case(rng, {1, 8, 8, 3, 4, 3, 3}, q).layer;
+        std::vector<LoweringKind> out;
+        for (const Lowering& lo : lowerings_for(l, config("default"))) out.push_back(lo.kind);
+        return out;
+    };
+    const std::vector<LoweringKind> packed{LoweringKind::None, LoweringKind::PackColumns};
+    const std::vector<LoweringKind> plain{LoweringKind::None};
+    EXPECT_EQ(kinds(p), packed);
+    Conv2dParams dilated = p;
+    dilated.dilation_w = 2;
+    EXPECT_EQ(kinds(dilated), plain);
+    Conv2dParams wide = p;  // the packing LOADs pad P-1 = 2 columns more on the right
+    wide.pad_right = static_cast<int>(kMaxLoadPad) - 1;
+    EXPECT_EQ(kinds(wide), plain);
+    wide.pad_right = static_cast<int>(kMaxLoadPad) - 2;
+    EXPECT_EQ(kinds(wide), packed);
 }
 
 }  // namespace

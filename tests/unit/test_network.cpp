@@ -1,9 +1,11 @@
 // The graph compiler and the network runner on small models built in the IR directly:
 // what runs where, what is folded, that the arena never gives two live tensors the same
 // bytes, and that fsim and the golden reference agree on every tensor.
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -138,6 +140,34 @@ NetworkRun run_on_fsim(const Model& m, const HwParams& hw,
     return run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs, options);
 }
 
+// A model run on the host alone (the golden reference), and on fsim.
+struct ReferenceAndFsim {
+    NetworkRun ref, dev;
+};
+
+// Runs both and expects fsim to find no mismatch in the `tensors_checked` device tensors it
+// compared with the reference, and to give the reference's outputs.
+ReferenceAndFsim run_against_reference(const Model& m, const HwParams& hw,
+                                       const std::vector<network::Value>& inputs,
+                                       int tensors_checked, bool keep_tensors = false) {
+    ReferenceAndFsim r{run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs),
+                       run_on_fsim(m, hw, inputs, keep_tensors)};
+    EXPECT_FALSE(r.dev.mismatch.has_value());
+    EXPECT_EQ(r.dev.tensors_checked, tensors_checked);
+    EXPECT_EQ(r.dev.outputs.size(), r.ref.outputs.size());
+    for (size_t i = 0; i < std::min(r.dev.outputs.size(), r.ref.outputs.size()); ++i) {
+        EXPECT_EQ(r.dev.outputs[i].i8, r.ref.outputs[i].i8) << "output " << i;
+    }
+    return r;
+}
+
+// Operator `op` of a run went to the device, with a predicted and a roofline cycle count.
+void expect_on_device(const NetworkRun& run, size_t op) {
+    EXPECT_EQ(run.operators[op].placement, Placement::Device) << "operator " << op;
+    EXPECT_GT(run.operators[op].predicted_cycles, 0) << "operator " << op;
+    EXPECT_GT(run.operators[op].roofline_cycles, 0) << "operator " << op;
+}
+
 TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     const Model m = small_network();
     const network::NetworkPlan plan = network::plan_network(m, default_hw(), true);
@@ -217,17 +247,12 @@ TEST(NetworkPlan, TensorsAliveTogetherNeverShareArenaBytes) {
 
 TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const Model m = small_network();
-    const HwParams hw = default_hw();
-    const std::vector<network::Value> inputs = random_input({1, 6, 6, 8}, 3);
-    const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-    const NetworkRun dev = run_on_fsim(m, hw, inputs, true);
-    EXPECT_FALSE(dev.mismatch.has_value());
-    EXPECT_EQ(dev.tensors_checked, 4);  // the two convolutions, the ADD and the FC
+    // The two convolutions, the ADD and the FC are checked.
+    const NetworkRun dev =
+        run_against_reference(m, default_hw(), random_input({1, 6, 6, 8}, 3), 4, true).dev;
     ASSERT_EQ(dev.outputs.size(), 1u);
-    EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
     EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{1, 4}));
-    EXPECT_EQ(dev.operators[1].placement, Placement::Device);
-    EXPECT_GT(dev.operators[1].predicted_cycles, 0);
+    expect_on_device(dev, 1);
 }
 
 // input -> PAD -> DEPTHWISE_CONV_2D 3x3 stride 2 (VALID) -> DEPTHWISE_CONV_2D 3x3 SAME
@@ -293,16 +318,11 @@ INSTANTIATE_TEST_SUITE_P(Configs, DepthwiseOnDevice, ::testing::Values("default"
 // channel block runs once per image.
 TEST(NetworkRunner, ABatchOfTwoMatchesTheGoldenReference) {
     const Model m = depthwise_network(2);
-    const HwParams hw = default_hw();
-    const std::vector<network::Value> inputs = random_input({2, 9, 9, 20}, 11);
-    const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-    const NetworkRun dev = run_on_fsim(m, hw, inputs);
-    EXPECT_FALSE(dev.mismatch.has_value());
-    EXPECT_EQ(dev.tensors_checked, 3);
+    const auto [ref, dev] =
+        run_against_reference(m, default_hw(), random_input({2, 9, 9, 20}, 11), 3);
     EXPECT_EQ(dev.operators[1].placement, Placement::Device);
     ASSERT_EQ(dev.outputs.size(), 1u);
     EXPECT_EQ(dev.outputs[0].shape, (std::vector<int64_t>{2, 5, 5, 6}));
-    EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
     // The two images differ, so a batch mixed up would show.
     EXPECT_NE(std::vector<int8_t>(ref.outputs[0].i8.begin(), ref.outputs[0].i8.begin() + 150),
               std::vector<int8_t>(ref.outputs[0].i8.begin() + 150, ref.outputs[0].i8.end()));
@@ -324,27 +344,29 @@ Model residual_network(int64_t n) {
     return m;
 }
 
-class AddOnDevice : public ::testing::TestWithParam<const char*> {};
+// A shipped config by name, and a batch of one or two images.
+class ConfigAndImages : public ::testing::TestWithParam<std::tuple<const char*, int64_t>> {
+protected:
+    HwParams hw() const { return shipped_hw(std::get<0>(GetParam())); }
+    int64_t images() const { return std::get<1>(GetParam()); }
+};
 
-TEST_P(AddOnDevice, ResidualAddsMatchTheGoldenReferenceForOneAndTwoImages) {
-    const HwParams hw = shipped_hw(GetParam());
-    for (int64_t n : {1, 2}) {
-        const Model m = residual_network(n);
-        const std::vector<network::Value> inputs = random_input({n, 20, 20, 20}, 13);
-        const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-        const NetworkRun dev = run_on_fsim(m, hw, inputs);
-        EXPECT_FALSE(dev.mismatch.has_value()) << n << " images";
-        EXPECT_EQ(dev.tensors_checked, 2);
-        ASSERT_EQ(dev.operators.size(), 2u);
-        EXPECT_EQ(dev.operators[1].placement, Placement::Device);
-        EXPECT_GT(dev.operators[1].predicted_cycles, 0);
-        EXPECT_GT(dev.operators[1].roofline_cycles, 0);
-        ASSERT_EQ(dev.outputs.size(), 1u);
-        EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
-    }
+const auto kConfigsAndImages = ::testing::Combine(::testing::Values("default", "tiny"),
+                                                  ::testing::Values(int64_t{1}, int64_t{2}));
+
+class AddOnDevice : public ConfigAndImages {};
+
+TEST_P(AddOnDevice, ResidualAddsMatchTheGoldenReference) {
+    const int64_t n = images();
+    const Model m = residual_network(n);
+    const NetworkRun dev =
+        run_against_reference(m, hw(), random_input({n, 20, 20, 20}, 13), 2).dev;
+    ASSERT_EQ(dev.operators.size(), 2u);
+    expect_on_device(dev, 1);
+    ASSERT_EQ(dev.outputs.size(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, AddOnDevice, ::testing::Values("default", "tiny"));
+INSTANTIATE_TEST_SUITE_P(ConfigsAndImages, AddOnDevice, kConfigsAndImages);
 
 // input [n,5,5,20] -> CONV_2D 1x1 -> RESHAPE [n,500] -> FULLY_CONNECTED [n,10] RELU
 // (per-channel weights: an HxW conv over the 4-D activation) -> FULLY_CONNECTED [n,7]
@@ -371,35 +393,25 @@ Model fully_connected_network(int64_t n) {
     return m;
 }
 
-class FullyConnectedOnDevice : public ::testing::TestWithParam<const char*> {};
+class FullyConnectedOnDevice : public ConfigAndImages {};
 
-TEST_P(FullyConnectedOnDevice, FsimMatchesTheGoldenReferenceForOneAndTwoImages) {
-    const HwParams hw = shipped_hw(GetParam());
-    for (int64_t n : {1, 2}) {
-        const Model m = fully_connected_network(n);
-        std::vector<network::Value> inputs = random_input({n, 5, 5, 20}, 17);
-        inputs.push_back(random_input({n, 40}, 19).front());
-        const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs);
-        const NetworkRun dev = run_on_fsim(m, hw, inputs);
-        EXPECT_FALSE(dev.mismatch.has_value()) << n << " images";
-        EXPECT_EQ(dev.tensors_checked, 4);  // the conv and the three FCs
-        ASSERT_EQ(dev.operators.size(), 5u);
-        for (size_t op : {2u, 3u, 4u}) {
-            EXPECT_EQ(dev.operators[op].placement, Placement::Device) << "operator " << op;
-            EXPECT_GT(dev.operators[op].predicted_cycles, 0);
-            EXPECT_GT(dev.operators[op].roofline_cycles, 0);
-        }
-        EXPECT_EQ(dev.operators[2].macs, n * 10 * 500);
-        ASSERT_EQ(dev.outputs.size(), 2u);
-        EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
-        EXPECT_EQ(dev.outputs[1].i8, ref.outputs[1].i8);
-        EXPECT_EQ(dev.outputs[1].shape, (std::vector<int64_t>{n, 24}));
-        // Not all clamped to one value: the outputs test the requantization.
-        EXPECT_GT(std::set<int8_t>(ref.outputs[1].i8.begin(), ref.outputs[1].i8.end()).size(), 5u);
-    }
+TEST_P(FullyConnectedOnDevice, FsimMatchesTheGoldenReference) {
+    const int64_t n = images();
+    const Model m = fully_connected_network(n);
+    std::vector<network::Value> inputs = random_input({n, 5, 5, 20}, 17);
+    inputs.push_back(random_input({n, 40}, 19).front());
+    // The conv and the three FCs are checked.
+    const auto [ref, dev] = run_against_reference(m, hw(), inputs, 4);
+    ASSERT_EQ(dev.operators.size(), 5u);
+    for (size_t op : {2u, 3u, 4u}) expect_on_device(dev, op);
+    EXPECT_EQ(dev.operators[2].macs, n * 10 * 500);
+    ASSERT_EQ(dev.outputs.size(), 2u);
+    EXPECT_EQ(dev.outputs[1].shape, (std::vector<int64_t>{n, 24}));
+    // Not all clamped to one value: the outputs test the requantization.
+    EXPECT_GT(std::set<int8_t>(ref.outputs[1].i8.begin(), ref.outputs[1].i8.end()).size(), 5u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, FullyConnectedOnDevice, ::testing::Values("default", "tiny"));
+INSTANTIATE_TEST_SUITE_P(ConfigsAndImages, FullyConnectedOnDevice, kConfigsAndImages);
 
 TEST(NetworkPlan, FullyConnectedWithAsymmetricWeightsStaysOnTheHost) {
     Model m = fully_connected_network(1);

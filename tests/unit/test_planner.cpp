@@ -96,10 +96,10 @@ TEST(Planner, RandomLayersAndConfigsFitAndCoverExactlyOnce) {
     }
 }
 
-// SRAM entries a LOAD writes: z planes of (padded) y rows of (padded) x entries, in turn.
+// SRAM entries a LOAD writes: z planes of (padded) y rows of its row's entries, in turn.
 int64_t load_entries(const isa::Load& ld) {
     return int64_t{ld.z_size} * (ld.pad_top + ld.y_size + ld.pad_bottom) *
-           (ld.pad_left + ld.x_size + ld.pad_right);
+           static_cast<int64_t>(isa::load_row_entries(ld));
 }
 
 TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {

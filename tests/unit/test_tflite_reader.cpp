@@ -7,13 +7,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,7 +23,6 @@
 #include "graph/model.hpp"
 #include "temp_dir.hpp"
 
-namespace fs = std::filesystem;
 namespace fb = accel::tflite;
 using accel::graph::Activation;
 using accel::graph::DType;
@@ -263,6 +262,15 @@ void write_raw(const std::string& path, const std::vector<uint8_t>& bytes) {
 
 // ---- what a valid model reads as --------------------------------------------------------
 
+// The options every sliding-window operator (conv, depthwise conv, pooling) reads.
+void expect_window(const accel::graph::Operator& op, Padding padding, int stride_h,
+                   int stride_w, Activation activation) {
+    EXPECT_EQ(op.padding, padding);
+    EXPECT_EQ(op.stride_h, stride_h);
+    EXPECT_EQ(op.stride_w, stride_w);
+    EXPECT_EQ(op.activation, activation);
+}
+
 TEST(TfliteReader, ConvAddSoftmaxRoundTrips) {
     const accel::graph::Model m = accel::parse_tflite(conv_add_softmax());
     ASSERT_EQ(m.tensors.size(), 9u);
@@ -301,12 +309,9 @@ TEST(TfliteReader, ConvAddSoftmaxRoundTrips) {
     EXPECT_EQ(conv.kind, OpKind::Conv2d);
     EXPECT_EQ(conv.inputs, (std::vector<int>{0, 1, 2}));
     EXPECT_EQ(conv.outputs, (std::vector<int>{3}));
-    EXPECT_EQ(conv.padding, Padding::Same);
-    EXPECT_EQ(conv.stride_w, 2);
-    EXPECT_EQ(conv.stride_h, 1);
+    expect_window(conv, Padding::Same, 1, 2, Activation::Relu6);
     EXPECT_EQ(conv.dilation_h, 1);
     EXPECT_EQ(conv.dilation_w, 1);
-    EXPECT_EQ(conv.activation, Activation::Relu6);
 
     EXPECT_EQ(m.operators[1].kind, OpKind::Add);
     EXPECT_EQ(m.operators[1].activation, Activation::Relu);
@@ -370,25 +375,20 @@ TEST(TfliteReader, ReadsTheOptionsOfEveryOperatorKind) {
     const auto& d = m.operators[0];
     EXPECT_EQ(d.kind, OpKind::DepthwiseConv2d);
     EXPECT_EQ(d.inputs, (std::vector<int>{in, dw_w, -1}));  // no bias
-    EXPECT_EQ(d.padding, Padding::Valid);
-    EXPECT_EQ(d.stride_h, 2);
+    expect_window(d, Padding::Valid, 2, 2, Activation::ReluN1To1);
     EXPECT_EQ(d.depth_multiplier, 2);
-    EXPECT_EQ(d.activation, Activation::ReluN1To1);
     EXPECT_EQ(m.tensor(dw_w).quant.axis, 3);
     EXPECT_EQ(m.operators[1].kind, OpKind::Pad);
     const auto& mp = m.operators[2];
     EXPECT_EQ(mp.kind, OpKind::MaxPool2d);
+    expect_window(mp, Padding::Valid, 2, 2, Activation::None);
     EXPECT_EQ(mp.filter_h, 2);
     EXPECT_EQ(mp.filter_w, 2);
-    EXPECT_EQ(mp.activation, Activation::None);
     const auto& ap = m.operators[3];
     EXPECT_EQ(ap.kind, OpKind::AveragePool2d);
-    EXPECT_EQ(ap.padding, Padding::Same);
-    EXPECT_EQ(ap.stride_w, 1);
-    EXPECT_EQ(ap.stride_h, 2);
+    expect_window(ap, Padding::Same, 2, 1, Activation::Relu);
     EXPECT_EQ(ap.filter_w, 3);
     EXPECT_EQ(ap.filter_h, 2);
-    EXPECT_EQ(ap.activation, Activation::Relu);
     EXPECT_EQ(m.operators[4].kind, OpKind::Concatenation);
     EXPECT_EQ(m.operators[4].axis, -1);
     EXPECT_EQ(m.operators[5].kind, OpKind::Mean);
@@ -505,26 +505,32 @@ TEST(TfliteReader, RejectsActivationsThatAreNotInt8) {
         b.op(code, {in}, {out});
         return b.finish({in}, {out});
     };
-    EXPECT_TRUE(rejected_with(unary(fb::BuiltinOperator_QUANTIZE, fb::TensorType_UINT8,
-                                    fb::TensorType_INT8),
-                              "operator 0 (QUANTIZE): input tensor 0 is uint8"));
-    EXPECT_TRUE(rejected_with(unary(fb::BuiltinOperator_QUANTIZE, fb::TensorType_FLOAT32,
-                                    fb::TensorType_INT16),
-                              "operator 0 (QUANTIZE): output tensor 1 is int16; only int8 "
-                              "activations are supported"));
-    EXPECT_TRUE(rejected_with(unary(fb::BuiltinOperator_DEQUANTIZE, fb::TensorType_FLOAT16,
-                                    fb::TensorType_FLOAT32),
-                              "operator 0 (DEQUANTIZE): input tensor 0 is float16"));
-    EXPECT_TRUE(rejected_with(unary(fb::BuiltinOperator_DEQUANTIZE, fb::TensorType_INT8,
-                                    fb::TensorType_INT8),
-                              "operator 0 (DEQUANTIZE): output tensor 1 is int8; DEQUANTIZE "
-                              "must write float32"));
-    EXPECT_NO_THROW(accel::parse_tflite(
-        unary(fb::BuiltinOperator_QUANTIZE, fb::TensorType_FLOAT32, fb::TensorType_INT8)));
-    EXPECT_NO_THROW(accel::parse_tflite(
-        unary(fb::BuiltinOperator_QUANTIZE, fb::TensorType_INT8, fb::TensorType_INT8)));
-    EXPECT_NO_THROW(accel::parse_tflite(
-        unary(fb::BuiltinOperator_DEQUANTIZE, fb::TensorType_INT8, fb::TensorType_FLOAT32)));
+    using fb::TensorType_FLOAT16, fb::TensorType_FLOAT32, fb::TensorType_INT16,
+        fb::TensorType_INT8, fb::TensorType_UINT8;
+    const int32_t quantize = fb::BuiltinOperator_QUANTIZE;
+    const int32_t dequantize = fb::BuiltinOperator_DEQUANTIZE;
+    // The error of each operator, input and output type; none where the model is read.
+    const std::vector<std::tuple<int32_t, fb::TensorType, fb::TensorType, std::string>> cases = {
+        {quantize, TensorType_UINT8, TensorType_INT8,
+         "operator 0 (QUANTIZE): input tensor 0 is uint8"},
+        {quantize, TensorType_FLOAT32, TensorType_INT16,
+         "operator 0 (QUANTIZE): output tensor 1 is int16; only int8 activations are supported"},
+        {dequantize, TensorType_FLOAT16, TensorType_FLOAT32,
+         "operator 0 (DEQUANTIZE): input tensor 0 is float16"},
+        {dequantize, TensorType_INT8, TensorType_INT8,
+         "operator 0 (DEQUANTIZE): output tensor 1 is int8; DEQUANTIZE must write float32"},
+        {quantize, TensorType_FLOAT32, TensorType_INT8, ""},
+        {quantize, TensorType_INT8, TensorType_INT8, ""},
+        {dequantize, TensorType_INT8, TensorType_FLOAT32, ""},
+    };
+    for (const auto& [code, in_type, out_type, error] : cases) {
+        const std::vector<uint8_t> model = unary(code, in_type, out_type);
+        if (error.empty()) {
+            EXPECT_NO_THROW(accel::parse_tflite(model));
+        } else {
+            EXPECT_TRUE(rejected_with(model, error));
+        }
+    }
 
     ModelBuilder b;
     const int x = b.act({1, 4});
@@ -572,34 +578,39 @@ std::vector<uint8_t> conv_with_weights(const TensorSpec& weights) {
     return b.finish({in}, {out});
 }
 
+// One change to a tensor, and the error it must draw.
+struct TensorEdit {
+    std::function<void(TensorSpec&)> edit;
+    std::string error;
+};
+
+// model(good) is read; model(good with each edit) is rejected with that edit's error.
+template <typename Model>
+void expect_edits_rejected(const TensorSpec& good, Model model,
+                           const std::vector<TensorEdit>& edits) {
+    EXPECT_NO_THROW(accel::parse_tflite(model(good)));
+    for (const TensorEdit& e : edits) {
+        TensorSpec s = good;
+        e.edit(s);
+        EXPECT_TRUE(rejected_with(model(s), e.error));
+    }
+}
+
 TEST(TfliteReader, RejectsWeightsThatAreNotSymmetricInt8Constants) {
     const TensorSpec good{.shape = {3, 1, 1, 2}, .quant = Quant{{0.1f}, {0}}, .data = pattern(6)};
-    EXPECT_NO_THROW(accel::parse_tflite(conv_with_weights(good)));
-
-    TensorSpec s = good;
-    s.quant = Quant{{0.1f, 0.1f, 0.1f}, {0, 3, 0}, 0};
-    EXPECT_TRUE(rejected_with(conv_with_weights(s),
-                              "operator 0 (CONV_2D): weights tensor 1 has zero point 3; only "
-                              "symmetric (zero point 0) weights are supported"));
-    s = good;
-    s.type = fb::TensorType_UINT8;
-    EXPECT_TRUE(rejected_with(conv_with_weights(s),
-                              "operator 0 (CONV_2D): weights tensor 1 is uint8; only int8 "
-                              "weights are supported"));
-    s = good;
-    s.data.clear();
-    EXPECT_TRUE(rejected_with(conv_with_weights(s),
-                              "operator 0 (CONV_2D): weights tensor 1 is not a constant"));
-    s = good;
-    s.quant.reset();
-    EXPECT_TRUE(rejected_with(conv_with_weights(s),
-                              "operator 0 (CONV_2D): weights tensor 1 is int8 without "
-                              "quantization parameters"));
-    s = good;
-    s.quant = Quant{{0.1f, 0.2f}, {0, 0}, 3};
-    EXPECT_TRUE(rejected_with(conv_with_weights(s),
-                              "operator 0 (CONV_2D): weights tensor 1 is quantized along "
-                              "dimension 3; expected 0"));
+    expect_edits_rejected(good, conv_with_weights, {
+        {[](TensorSpec& s) { s.quant = Quant{{0.1f, 0.1f, 0.1f}, {0, 3, 0}, 0}; },
+         "operator 0 (CONV_2D): weights tensor 1 has zero point 3; only symmetric (zero point 0) "
+         "weights are supported"},
+        {[](TensorSpec& s) { s.type = fb::TensorType_UINT8; },
+         "operator 0 (CONV_2D): weights tensor 1 is uint8; only int8 weights are supported"},
+        {[](TensorSpec& s) { s.data.clear(); },
+         "operator 0 (CONV_2D): weights tensor 1 is not a constant"},
+        {[](TensorSpec& s) { s.quant.reset(); },
+         "operator 0 (CONV_2D): weights tensor 1 is int8 without quantization parameters"},
+        {[](TensorSpec& s) { s.quant = Quant{{0.1f, 0.2f}, {0, 0}, 3}; },
+         "operator 0 (CONV_2D): weights tensor 1 is quantized along dimension 3; expected 0"},
+    });
 
     ModelBuilder b;  // fully connected weights
     const int in = b.act({1, 4});
@@ -623,23 +634,14 @@ TEST(TfliteReader, RejectsBiasesShapesPaddingsAndAxesOfTheWrongKind) {
     };
     const TensorSpec good{.shape = {3}, .type = fb::TensorType_INT32, .quant = std::nullopt,
                           .data = pattern(12)};
-    EXPECT_NO_THROW(accel::parse_tflite(conv_with_bias(good)));
-    TensorSpec s = good;
-    s.type = fb::TensorType_INT64;
-    s.data = pattern(24);
-    EXPECT_TRUE(rejected_with(conv_with_bias(s),
-                              "operator 0 (CONV_2D): bias tensor 2 is int64; only int32 biases "
-                              "are supported"));
-    s = good;
-    s.data.clear();
-    EXPECT_TRUE(rejected_with(conv_with_bias(s),
-                              "operator 0 (CONV_2D): bias tensor 2 is not a constant"));
-    s = good;
-    s.shape = {2};
-    s.data = pattern(8);
-    EXPECT_TRUE(rejected_with(conv_with_bias(s),
-                              "operator 0 (CONV_2D): bias tensor 2 has 2 values for 3 output "
-                              "channels"));
+    expect_edits_rejected(good, conv_with_bias, {
+        {[](TensorSpec& s) { s.type = fb::TensorType_INT64, s.data = pattern(24); },
+         "operator 0 (CONV_2D): bias tensor 2 is int64; only int32 biases are supported"},
+        {[](TensorSpec& s) { s.data.clear(); },
+         "operator 0 (CONV_2D): bias tensor 2 is not a constant"},
+        {[](TensorSpec& s) { s.shape = {2}, s.data = pattern(8); },
+         "operator 0 (CONV_2D): bias tensor 2 has 2 values for 3 output channels"},
+    });
 
     const auto with_second = [](int32_t code, const TensorSpec& second) {
         ModelBuilder b;
