@@ -64,7 +64,7 @@ module load_unit #(
     localparam int MAX_BPE = (INP_BPE > WGT_BPE)
                            ? ((INP_BPE > PRM_BPE) ? INP_BPE : PRM_BPE)
                            : ((WGT_BPE > PRM_BPE) ? WGT_BPE : PRM_BPE);
-    localparam int BI_W    = (MAX_BPE > 1) ? $clog2(MAX_BPE) : 1;
+    localparam int BI_W    = accel_isa_pkg::index_w(MAX_BPE);
     localparam int RB_W    = $clog2(65535 * MAX_BPE + 1);  // beats in a row of x_size entries
     localparam int DST_AW  = (INP_AW > WGT_AW)
                            ? ((INP_AW > PRM_AW) ? INP_AW : PRM_AW)

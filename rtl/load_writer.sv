@@ -13,7 +13,7 @@ module load_writer #(
     parameter int MAX_BPE    = 32, // beats of the largest entry (>= 1)
     parameter int AW         = 16, // bits of the destination address
     localparam int DW   = 8 * BEAT_BYTES,
-    localparam int BI_W = (MAX_BPE > 1) ? $clog2(MAX_BPE) : 1
+    localparam int BI_W = accel_isa_pkg::index_w(MAX_BPE)
 ) (
     input  wire logic                  clk_i,
     input  wire logic                  rst_i,
