@@ -45,19 +45,21 @@ module load_pack #(
     // The writer registers its write one cycle after the cursor step: so is keep.
     always_ff @(posedge clk_i) keep_q <= keep_i;
 
+    // Per image: the older entries' bytes shift down by C (those below (P-1)*C stay),
+    // and the new entry's first C bytes go in at (P-1)*C. Shifts rather than a loop
+    // over byte pairs: Verilator evaluates this every cycle the load unit moves data.
+    localparam int IW = 8 * BLOCK_IN;  // bits per image
+    logic [11:0]   c_bits, newest_bits;
+    logic [IW-1:0] below_newest, first_c;
+    assign c_bits       = 12'(c_q) << 3;
+    assign newest_bits  = 12'(newest_q) << 3;
+    assign below_newest = ~({IW{1'b1}} << newest_bits);
+    assign first_c      = ~({IW{1'b1}} << c_bits);
+
     always_comb begin
-        window = '0;
         for (int b = 0; b < BATCH; b++) begin
-            for (int k = 0; k < BLOCK_IN; k++) begin
-                for (int j = 0; j < BLOCK_IN; j++) begin
-                    // An older entry's byte j moves down to k = j - C.
-                    if (9'(k) < newest_q && 9'(j) == 9'(k) + c_q)
-                        window[8 * (b * BLOCK_IN + k) +: 8] = window_q[8 * (b * BLOCK_IN + j) +: 8];
-                    // The new entry's byte j (< C) lands at k = (P-1)*C + j.
-                    if (9'(j) < c_q && 9'(k) == newest_q + 9'(j))
-                        window[8 * (b * BLOCK_IN + k) +: 8] = entry_i[8 * (b * BLOCK_IN + j) +: 8];
-                end
-            end
+            window[IW * b +: IW] = ((window_q[IW * b +: IW] >> c_bits) & below_newest)
+                                 | ((entry_i[IW * b +: IW] & first_c) << newest_bits);
         end
     end
 
