@@ -84,6 +84,7 @@ struct TilingExtents {
     int64_t nb = 1, cb = 1, kb = 1;  // blocked extents
     int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
     bool input_entries_apart = false;  // each input entry is a burst of its own (Subsample)
+    int64_t input_row_extra = 0;       // entries read past each row's span (PackColumns: P-1)
 };
 TilingExtents tiling_extents(const Conv2dLayer& layer, const HwParams& hw);
 

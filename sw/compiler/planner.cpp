@@ -62,6 +62,16 @@ std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
     return sizes;  // largest first
 }
 
+// The extents the planner tiles: those of the lowered layer, with how its LOADs read
+// the input (entries apart for Subsample, P-1 entries past each row for PackColumns).
+TilingExtents lowered_extents(const Conv2dLayer& original, const Lowering& lowering,
+                              const HwParams& hw) {
+    TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
+    e.input_entries_apart = reads_entries_apart(original, lowering);
+    e.input_row_extra = lowering.kind == LoweringKind::PackColumns ? lowering.pack - 1 : 0;
+    return e;
+}
+
 // A quick estimate of a tiling's cycles, to rank candidates before the exact cost model:
 // the largest of the stepped GEMMs, the bus beats and the load unit's serial LOADs, plus
 // what cannot overlap (the first loads, the last drain, the first pass that fills a
@@ -84,7 +94,9 @@ int64_t estimate(const TilingExtents& l, const HwParams& hw, const Conv2dPlan& p
         l.input_entries_apart
             ? std::max(entry_beats, ceil_div(latency + entry_beats, int64_t{hw.config.dram_max_outstanding}))
             : entry_beats;
-    const int64_t inp_tile = p.inp.entries * entry_cycles * hw.beat_bytes;
+    const int64_t inp_rows = t.cb * input_span(t.oh, l.stride_h, t.r, l.dilation_h);
+    const int64_t inp_read = p.inp.entries + inp_rows * l.input_row_extra;  // entries read
+    const int64_t inp_tile = inp_read * entry_cycles * hw.beat_bytes;
     const int64_t wgt_tile = p.wgt.entries * hw.wgt_entry_bytes;
     const int64_t steps_total = tiles * chunks;  // without reuse, every step loads both
     int64_t inp_loads = steps_total;
@@ -262,10 +274,8 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     for (const Lowering& lowering : lowerings_for(original, hw)) {
         // A layer whose tensors cannot all be addressed has no plan; skipping it before
         // the search also spares enumerating the tile space of such extremes.
-        const Conv2dLayer layer = lower_layer(original, lowering);
         if (tensor_footprint(original, lowering, hw).total() > kMaxDramBytes) continue;
-        TilingExtents e = tiling_extents(layer, hw);
-        e.input_entries_apart = reads_entries_apart(original, lowering);
+        const TilingExtents e = lowered_extents(original, lowering, hw);
         for (const Candidate& c : candidates(e, hw, &refused.fewest_instructions)) {
             all.push_back({c, lowered.size()});
         }
@@ -350,8 +360,7 @@ std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw)
     validate(layer);
     std::vector<Conv2dPlan> out;
     for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        TilingExtents e = tiling_extents(lower_layer(layer, lowering), hw);
-        e.input_entries_apart = reads_entries_apart(layer, lowering);
+        const TilingExtents e = lowered_extents(layer, lowering, hw);
         for (const Candidate& c : candidates(e, hw)) {
             out.push_back(make_plan(e, hw, c.tile, c.order));
             out.back().lowering = lowering;
