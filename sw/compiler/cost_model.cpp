@@ -496,8 +496,8 @@ LoadShape load_shape(const Machine& m, const isa::Load& l, int64_t start) {
     s.reads.first_request = start + 1;
     s.reads.n = runs * bursts_of(run_beats);
     s.reads.burst_beats = double(run_beats) / double(bursts_of(run_beats));
-    const int64_t width = l.pad_left + l.x_size + l.pad_right;
-    s.all_entries = int64_t{l.z_size} * (l.pad_top + l.y_size + l.pad_bottom) * width;
+    const auto width = static_cast<int64_t>(isa::load_padded_width(l));
+    s.all_entries = int64_t{l.z_size} * static_cast<int64_t>(isa::load_padded_rows(l)) * width;
     s.trailing_pad = l.pad_right + int64_t{l.pad_bottom} * width;
     const int64_t hidden = m.beats(entry) - 1;  // padding taken meanwhile, per run
     const int64_t row_gap = l.pad_right + l.pad_left;

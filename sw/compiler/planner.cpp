@@ -68,7 +68,7 @@ TilingExtents lowered_extents(const Conv2dLayer& original, const Lowering& lower
                               const HwParams& hw) {
     TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
     e.input_entries_apart = reads_entries_apart(original, lowering);
-    e.input_row_extra = lowering.kind == LoweringKind::PackColumns ? lowering.pack - 1 : 0;
+    e.input_row_extra = lowering.pack - 1;  // pack is 1 but for PackColumns
     return e;
 }
 

@@ -32,6 +32,10 @@ namespace {
 // The load unit inserts at most kMaxLoadPad padding entries per side; the host pads the rest.
 int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
 
+// The columns a LOAD streams for a window `span` entries wide: a packing LOAD reads
+// pack_taps - 1 past it.
+int64_t streamed_cols(const DramLayout& d, int64_t span) { return span + d.pack_taps - 1; }
+
 struct Extent {  // a half-open range [begin, begin + size)
     int64_t begin = 0, size = 0;
 };
@@ -327,28 +331,22 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
     if (inp_.holds(key, slot)) return -1;
     const int64_t wait = inp_.load(key, slot);
     const int64_t span_h = input_span(t.oh.size, p.stride_h, c.r.size, p.dilation_h);
-    // Columns the LOAD streams: a packing LOAD reads pack_taps - 1 past the window.
-    const bool packs = dram_.pack_taps > 1;
-    const int64_t span_w = input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w) +
-                           dram_.pack_taps - 1;
+    const int64_t span_w =
+        streamed_cols(dram_, input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w));
     // Window origin in the host-padded DRAM image (packing: in the original input).
     const int64_t y0 = t.oh.begin * p.stride_h - p.pad_top + c.r.begin * p.dilation_h +
                        dram_.extra_pad_top;
     const int64_t x0 = t.ow.begin * p.stride_w - p.pad_left + c.s.begin * p.dilation_w +
                        dram_.extra_pad_left - dram_.pack_left;
-    // The rows and columns of the input the LOADs index, host padding included.
-    const int64_t rows = l_.shape.h + dram_.extra_pad_top + dram_.extra_pad_bottom;
-    const int64_t cols =
-        packs ? dram_.padded_w : l_.shape.w + dram_.extra_pad_left + dram_.extra_pad_right;
-    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, rows);
-    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, cols);
+    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, dram_.read_h);
+    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, dram_.read_w);
     const int64_t e = hw_.inp_entry_bytes;
     isa::Load ld;
     ld.buffer = isa::Buffer::Inp;
     ld.sram_base = inp_.base();
     ld.z_size = static_cast<uint32_t>(c.cb.size);
     ld.pad_value = static_cast<int8_t>(p.input_zero_point);
-    if (packs) {
+    if (dram_.pack_taps > 1) {
         ld.pack_taps = static_cast<uint32_t>(dram_.pack_taps);
         ld.pack_bytes = static_cast<uint32_t>(dram_.pack_bytes);
     }
@@ -549,15 +547,17 @@ DramLayout input_geometry(const Conv2dLayer& original, const Lowering& lowering)
         d.first_x = w.cols.first;
         d.step_h = w.rows.step;
         d.step_w = w.cols.step;
+        d.read_h = w.rows.count;
+        d.read_w = w.cols.count;
         return d;
     }
     const Conv2dLayer layer = lower_layer(original, lowering);
     const Conv2dParams& p = layer.params;
     d.extra_pad_top = host_pad(p.pad_top);
     d.extra_pad_bottom = host_pad(p.pad_bottom);
-    d.padded_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
+    d.padded_h = d.read_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
     if (lowering.kind == LoweringKind::PackColumns) {  // lowerings_for: no column host_pad
-        d.padded_w = original.shape.w;
+        d.padded_w = d.read_w = original.shape.w;
         d.pack_taps = lowering.pack;
         d.pack_bytes = original.shape.c;
         d.pack_left = original.params.pad_left;
@@ -565,7 +565,7 @@ DramLayout input_geometry(const Conv2dLayer& original, const Lowering& lowering)
     }
     d.extra_pad_left = host_pad(p.pad_left);
     d.extra_pad_right = host_pad(p.pad_right);
-    d.padded_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
+    d.padded_w = d.read_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
     return d;
 }
 
@@ -591,8 +591,8 @@ DramLayout make_dram_layout(const Conv2dLayer& original, const HwParams& hw,
                             const Conv2dPlan& plan) {
     const Conv2dParams& p = lower_layer(original, plan.lowering).params;
     DramLayout d = input_geometry(original, plan.lowering);
-    const int64_t max_span_w = input_span(plan.tile.ow, p.stride_w, plan.tile.s, p.dilation_w) +
-                               d.pack_taps - 1;  // the columns one LOAD streams
+    const int64_t max_span_w =
+        streamed_cols(d, input_span(plan.tile.ow, p.stride_w, plan.tile.s, p.dilation_w));
     const TensorFootprint f = tensor_footprint(original, plan.lowering, hw);
     const uint64_t sizes[] = {
         0,  // the program: sized by schedule_conv2d

@@ -26,7 +26,10 @@ struct DramRegion {
 //           the lowered layer's row y is row first_y + y*step_h here (columns alike).
 //           With the packing lowering it is the original input too, which packing LOADs
 //           read: the lowered column j packs its padded columns j .. j+pack_taps-1
-//  (pack_bytes channels each), streamed from unpadded column j - pack_left
+//           (pack_bytes channels each), streamed from unpadded column j - pack_left.
+//           A LOAD's window is clipped to rows [0, read_h) and columns [0, read_w) of
+//           the input as the LOADs index it: Hp x Wp, or the rows and columns a strided
+//           read keeps.
 //  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
 //  params   [KB] entries: bias (zx folded in) int32[BO], multiplier int32[BO], shift int32[BO]
 //  zx_row   a row of input entries holding zx, read for tiles that lie wholly in padding
@@ -35,6 +38,7 @@ struct DramLayout {
     DramRegion program, input, weights, params, zx_row, output;
     int64_t extra_pad_top = 0, extra_pad_bottom = 0, extra_pad_left = 0, extra_pad_right = 0;
     int64_t padded_h = 0, padded_w = 0;  // Hp, Wp
+    int64_t read_h = 0, read_w = 0;      // the rows and columns the LOADs index (above)
     int64_t first_y = 0, first_x = 0, step_h = 1, step_w = 1;
     int64_t pack_taps = 1, pack_bytes = 0, pack_left = 0;
     uint64_t dram_bytes = 0;             // everything above, rounded up

@@ -321,8 +321,8 @@ bool FunctionalSim::exec_load(const isa::Load& l, DeviceCounters& c) {
             }
         }
     }
-    const uint32_t w = l.pad_left + l.x_size + l.pad_right;
-    const uint32_t h = l.pad_top + l.y_size + l.pad_bottom;
+    const auto w = static_cast<uint32_t>(isa::load_padded_width(l));  // 8- and 16-bit fields
+    const auto h = static_cast<uint32_t>(isa::load_padded_rows(l));
     const uint64_t row_bytes = uint64_t{l.x_size} * eb;
     const auto pad = static_cast<uint8_t>(l.pad_value);
     const size_t written_row = static_cast<size_t>(isa::load_row_entries(l)) * eb;

@@ -31,8 +31,7 @@ uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t per_row = runs * (run_beats + bursts * (latency + kBurstFixed));
     const uint64_t rows = uint64_t{l.z_size} * l.y_size;
     const uint64_t entries =  // written one a cycle, padding included
-        mul(mul(l.z_size, uint64_t{l.pad_top} + l.y_size + l.pad_bottom),
-            uint64_t{l.pad_left} + l.x_size + l.pad_right);
+        mul(mul(l.z_size, isa::load_padded_rows(l)), isa::load_padded_width(l));
     return add(add(mul(rows, per_row), entries), kFixed);
 }
 

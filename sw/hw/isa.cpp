@@ -282,8 +282,12 @@ uint32_t load_x_stride(const Load& l, const HwParams& hw) {
     return l.dram_x_stride != 0 ? l.dram_x_stride : entry_bytes(l.buffer, hw);
 }
 
+uint64_t load_padded_rows(const Load& l) { return uint64_t{l.pad_top} + l.y_size + l.pad_bottom; }
+
+uint64_t load_padded_width(const Load& l) { return uint64_t{l.pad_left} + l.x_size + l.pad_right; }
+
 uint64_t load_row_entries(const Load& l) {
-    const uint64_t padded = uint64_t{l.pad_left} + l.x_size + l.pad_right;
+    const uint64_t padded = load_padded_width(l);
     return l.pack_taps == 0 ? padded : padded - (l.pack_taps - 1);
 }
 

@@ -189,7 +189,10 @@ uint32_t depth_of(Buffer b, const HwParams& hw);
 uint32_t load_x_stride(const Load& l, const HwParams& hw);
 bool load_row_contiguous(const Load& l, const HwParams& hw);
 
-// The entries a LOAD writes per row: its padded width, less pack_taps - 1 when packing.
+// A LOAD's padded rows per plane and entries per padded row (padding included), and the
+// entries it writes per row: the padded width, less pack_taps - 1 when packing.
+uint64_t load_padded_rows(const Load& l);
+uint64_t load_padded_width(const Load& l);
 uint64_t load_row_entries(const Load& l);
 
 std::string to_string(const Insn& insn);

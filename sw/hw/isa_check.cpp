@@ -29,7 +29,7 @@ ErrorCode check_load(const Load& l, const HwParams& hw) {
         return ErrorCode::IllegalInstruction;
     }
     // Packing: INP only, P taps of C bytes within one image's block, a row of P at least.
-    const uint64_t padded_w = uint64_t{l.pad_left} + l.x_size + l.pad_right;
+    const uint64_t padded_w = load_padded_width(l);
     const bool packs = l.pack_taps != 0;
     if ((!packs && l.pack_bytes != 0) ||
         (packs && (l.buffer != Buffer::Inp || l.pack_bytes == 0 ||
@@ -37,7 +37,7 @@ ErrorCode check_load(const Load& l, const HwParams& hw) {
                    padded_w < l.pack_taps))) {
         return ErrorCode::IllegalInstruction;
     }
-    const uint64_t rows = uint64_t{l.pad_top} + l.y_size + l.pad_bottom;
+    const uint64_t rows = load_padded_rows(l);
     const Nest dst = Nest(l.sram_base).loop(uint64_t{l.z_size} * rows * load_row_entries(l), 1);
     return dst.fits(depth_of(l.buffer, hw)) ? ErrorCode::Ok : ErrorCode::SramRange;
 }
