@@ -5,9 +5,9 @@
 // The drain sends the sum on through its requant pipeline with the output's rescaling,
 // which travels alongside as tag_i/tag_o. Bit-exact with accel::rescaled_sum.
 //
-// A pipeline of the 4 stages of rtl/mbqm_lane.sv: valid_o, sum_o and tag_o follow
-// valid_i, acc*_i, quant_i, shift_i and tag_i by 4 cycles; the outputs hold their last
-// value while valid_o is low.
+// A pipeline of the 8 stages of rtl/mbqm_lane.sv and a stage that sums their results:
+// valid_o, sum_o and tag_o follow valid_i, acc*_i, quant_i, shift_i and tag_i by
+// STAGES cycles; the outputs hold their last value while valid_o is low.
 `default_nettype none
 
 module add_operands #(
@@ -28,7 +28,8 @@ module add_operands #(
     output logic     [32*LANES-1:0]  sum_o,    // lane j: int32 sum
     output logic     [TAG_W-1:0]     tag_o
 );
-    localparam int STAGES = 4;  // mbqm_lane's
+    localparam int MBQM = 8;            // mbqm_lane's stages
+    localparam int STAGES = MBQM + 1;   // and the sum's
 
     if (LANES < 1) begin : g_bad_lanes
         $error("add_operands: LANES must be at least 1");
@@ -51,12 +52,15 @@ module add_operands #(
     assign tag_o = tag_q[TAG_W*(STAGES-1) +: TAG_W];
 
     for (genvar j = 0; j < LANES; j++) begin : g_lane
-        logic signed [31:0] s1, s2;
-        mbqm_lane u_in1 (.clk_i, .ld_i(ld), .acc_i(acc1_i[32*j +: 32] << shift_i),
+        logic signed [31:0] s1, s2, sum_q;
+        mbqm_lane u_in1 (.clk_i, .ld_i(ld[MBQM-1:0]), .acc_i(acc1_i[32*j +: 32] << shift_i),
                          .quant_i(quant_i[0 +: QL]), .x_o(s1));
-        mbqm_lane u_in2 (.clk_i, .ld_i(ld), .acc_i(acc2_i[32*j +: 32] << shift_i),
+        mbqm_lane u_in2 (.clk_i, .ld_i(ld[MBQM-1:0]), .acc_i(acc2_i[32*j +: 32] << shift_i),
                          .quant_i(quant_i[QL +: QL]), .x_o(s2));
-        assign sum_o[32*j +: 32] = s1 + s2;
+        always_ff @(posedge clk_i) begin
+            if (ld[MBQM]) sum_q <= s1 + s2;  // wraps, as TFLite's int32 addition
+        end
+        assign sum_o[32*j +: 32] = sum_q;
     end
 endmodule
 

@@ -9,9 +9,11 @@
 // registers; the R beats of the fetch ID come back in order, so slot k of the ring holds
 // the k-th outstanding instruction.
 //
-// The head instruction is processed once all its beats are in: insn_check's verdict is
-// registered (one cycle, to keep the multipliers off the dispatch path), then, in order
-// of precedence:
+// Each instruction is checked once all its beats are in, in program order, by
+// insn_check's pipeline (its LATENCY cycles, one instruction a cycle), while earlier
+// ones wait in their slots: the verdict is kept with the slot, so the dispatch path sees
+// only registered bits and no arithmetic. The head instruction is processed once its
+// verdict is in, in order of precedence:
 //   a beat of it came back with RRESP != OKAY  -> err_o BUS_ERROR, stop
 //   illegal                                    -> err_o ILLEGAL_INSTRUCTION, stop
 //   SRAM range error                           -> err_o SRAM_RANGE, stop
@@ -99,14 +101,15 @@ module fetch_unit #(
     (* mem2reg *) logic [IB-1:0] slot_data_q [SLOTS];
     logic [SLOTS-1:0] slot_done_q;   // all beats in
     logic [SLOTS-1:0] slot_err_q;    // a beat came back with an error response
-    logic            chk_q;          // the head's verdict is registered (chk_illegal, chk_range)
+    logic [SLOTS-1:0] slot_sent_q;   // handed to the checker
+    logic [SLOTS-1:0] slot_chk_q;    // its verdict is in: slot_ill_q, slot_rng_q
+    logic [SLOTS-1:0] slot_ill_q, slot_rng_q;
+    logic [SW-1:0]   chk_ptr_q;      // next slot to check, in program order
 
-    // ---------------- the head instruction and its verdict ----------------
-    logic [IB-1:0] head_insn;
-    logic          capture, chk_illegal, chk_range;
-    logic [accel_isa_pkg::OPCODE_W-1:0] head_op;
-    assign head_insn = slot_data_q[head_q];
-    assign head_op   = head_insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
+    // ---------------- the checker: slots in order, verdicts kept per slot ----------------
+    logic          chk_go, chk_done, chk_illegal, chk_range, stop;
+    logic [SW-1:0] chk_slot;
+    assign chk_go = run_q && slot_done_q[chk_ptr_q] && !slot_sent_q[chk_ptr_q];
 
     insn_check #(
         .BEAT_BYTES(BEAT_BYTES),
@@ -114,18 +117,30 @@ module fetch_unit #(
         .INP_DEPTH (INP_DEPTH),
         .WGT_DEPTH (WGT_DEPTH),
         .ACC_DEPTH (ACC_DEPTH),
-        .PRM_DEPTH (PRM_DEPTH)
+        .PRM_DEPTH (PRM_DEPTH),
+        .TAG_W     (SW)
     ) u_check (
         .clk_i        (clk_i),
-        .check_i      (capture),
-        .insn_i       (head_insn),
+        .rst_i        (rst_i),
+        .flush_i      (stop),  // a stopped run's verdicts are never wanted
+        .valid_i      (chk_go),
+        .insn_i       (slot_data_q[chk_ptr_q]),
+        .tag_i        (chk_ptr_q),
+        .valid_o      (chk_done),
         .illegal_o    (chk_illegal),
-        .range_error_o(chk_range)
+        .range_error_o(chk_range),
+        .tag_o        (chk_slot)
     );
+
+    // ---------------- the head instruction ----------------
+    logic [IB-1:0] head_insn;
+    logic [accel_isa_pkg::OPCODE_W-1:0] head_op;
+    assign head_insn = slot_data_q[head_q];
+    assign head_op   = head_insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
 
     // ---------------- next state ----------------
     logic r_fire, r_disc, r_cur, r_end;
-    logic ar_new, act, dispatch, waiting, stop;
+    logic ar_new, act, dispatch, waiting;
     logic target_full;
     logic [5:0] err_d;
 
@@ -146,8 +161,7 @@ module fetch_unit #(
         endcase
     end
 
-    assign capture = run_q && (proc_left_q != '0) && !chk_q && slot_done_q[head_q];
-    assign act     = run_q && (proc_left_q != '0) && chk_q;
+    assign act = run_q && (proc_left_q != '0) && slot_chk_q[head_q];
     always_comb begin
         err_d    = '0;
         stop     = 1'b0;
@@ -158,8 +172,8 @@ module fetch_unit #(
             stop  = 1'b1;
         end else if (act) begin
             if (slot_err_q[head_q]) err_d = accel_isa_pkg::ERR_BUS_ERROR;
-            else if (chk_illegal) err_d = accel_isa_pkg::ERR_ILLEGAL_INSTRUCTION;
-            else if (chk_range) err_d = accel_isa_pkg::ERR_SRAM_RANGE;
+            else if (slot_ill_q[head_q]) err_d = accel_isa_pkg::ERR_ILLEGAL_INSTRUCTION;
+            else if (slot_rng_q[head_q]) err_d = accel_isa_pkg::ERR_SRAM_RANGE;
             if (err_d != '0 || head_op == accel_isa_pkg::OP_FINISH) stop = 1'b1;
             else if (target_full) waiting = 1'b1;
             else dispatch = 1'b1;
@@ -207,7 +221,9 @@ module fetch_unit #(
             beat_q       <= '0;
             slot_done_q  <= '0;
             slot_err_q   <= '0;
-            chk_q        <= 1'b0;
+            slot_sent_q  <= '0;
+            slot_chk_q   <= '0;
+            chk_ptr_q    <= '0;
         end else begin
             err_q    <= err_d;
             bursts_q <= bursts_d;
@@ -221,6 +237,8 @@ module fetch_unit #(
                 tail_q       <= tail_q + SW'(1);
                 slot_err_q[tail_q]  <= 1'b0;
                 slot_done_q[tail_q] <= 1'b0;
+                slot_sent_q[tail_q] <= 1'b0;
+                slot_chk_q[tail_q]  <= 1'b0;
             end else if (ar_ready_i) begin
                 ar_valid_q <= 1'b0;
             end
@@ -235,13 +253,24 @@ module fetch_unit #(
                 end
             end
 
+            // the checker
+            if (chk_go) begin
+                slot_sent_q[chk_ptr_q] <= 1'b1;
+                chk_ptr_q <= chk_ptr_q + SW'(1);
+            end
+            if (chk_done) begin
+                slot_chk_q[chk_slot] <= 1'b1;
+                slot_ill_q[chk_slot] <= chk_illegal;
+                slot_rng_q[chk_slot] <= chk_range;
+            end
+
             // the head
-            if (capture) chk_q <= 1'b1;  // u_check takes the verdict in the same cycle
             if (dispatch) begin
-                chk_q       <= 1'b0;
                 head_q      <= head_q + SW'(1);
                 proc_left_q <= proc_left_q - 32'd1;
                 slot_done_q[head_q] <= 1'b0;
+                slot_sent_q[head_q] <= 1'b0;
+                slot_chk_q[head_q]  <= 1'b0;
             end
             used_q <= used_q + CW'(ar_new) - CW'(dispatch);
 
@@ -249,7 +278,6 @@ module fetch_unit #(
                 // everything still outstanding now belongs to a stopped run
                 run_q     <= 1'b0;
                 used_q    <= '0;
-                chk_q     <= 1'b0;
                 discard_q <= bursts_d;
                 if (err_d == '0) finished_q <= 1'b1;  // stopped on FINISH
             end else if (r_fire && r_last_i && r_disc) begin
@@ -267,7 +295,9 @@ module fetch_unit #(
                 wr_q         <= '0;
                 head_q       <= '0;
                 slot_done_q  <= '0;
-                chk_q        <= 1'b0;
+                slot_sent_q  <= '0;
+                slot_chk_q   <= '0;
+                chk_ptr_q    <= '0;
             end
         end
     end

@@ -11,10 +11,20 @@
 //                  (extent-1)*stride over its loop nest, is not below the buffer's depth.
 //                  Never set together with illegal_o (illegal wins).
 //
-// The verdict is registered: it is taken in a cycle with check_i high and holds until
-// the next one. All address arithmetic is done in 64 bits, wide enough that no sum or
-// product can overflow, so the verdict equals the software's uint64 arithmetic;
-// synthesis trims the unused width.
+// A pipeline off fetch's dispatch path: an instruction taken with valid_i has its verdict
+// on valid_o/illegal_o/range_error_o LATENCY cycles later, one instruction per cycle;
+// flush_i drops every instruction in flight. Each stage is one step of the arithmetic, so
+// that no path carries a product into a sum into a comparison:
+//   1  the reach products (extent-1)*stride, on one bank of 16x16 multipliers that the
+//      three opcodes share (they never need them at once), and the checks that need no
+//      arithmetic (illegal_o's, but LOAD packing's product)
+//   2  LOAD: entries = (z*rows)*cols, the one product of a product; GEMM/DRAIN: the
+//      terms of each buffer's largest address summed in pairs
+//   3, 4  the pairs summed again, down to one largest address per buffer
+//   5  the largest addresses against the depths, and the verdict
+// Sums are 36 bits: at most 6 terms of < 2^32 (16x16-bit products) and a 16-bit base
+// lie below 2^35, so no sum wraps and the verdict equals the software's uint64
+// arithmetic.
 `default_nettype none
 
 module insn_check #(
@@ -23,14 +33,24 @@ module insn_check #(
     parameter int INP_DEPTH  = 2048,  // input buffer entries (1..65536)
     parameter int WGT_DEPTH  = 1024,  // weight buffer entries (1..65536)
     parameter int ACC_DEPTH  = 2048,  // accumulator entries (1..65536)
-    parameter int PRM_DEPTH  = 64     // parameter table entries (1..65536)
+    parameter int PRM_DEPTH  = 64,    // parameter table entries (1..65536)
+    parameter int TAG_W      = 1      // bits carried alongside each instruction
 ) (
     input  wire logic                                clk_i,
-    input  wire logic                                check_i,        // check insn_i this cycle
+    input  wire logic                                rst_i,
+    input  wire logic                                flush_i,   // drop what is in flight
+    input  wire logic                                valid_i,   // check insn_i
     input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
-    output logic                                     illegal_o,      // the last check's verdict,
-    output logic                                     range_error_o   // from the next cycle on
+    input  wire logic [TAG_W-1:0]                    tag_i,
+    output logic                                     valid_o,   // a verdict, LATENCY
+    output logic                                     illegal_o, // cycles after its valid_i
+    output logic                                     range_error_o,
+    output logic      [TAG_W-1:0]                    tag_o
 );
+    localparam int LATENCY = 5;  // cycles from valid_i to valid_o (the stages above)
+    localparam int AW = 36;      // address sums (above)
+    localparam int NP = 12;      // shared multipliers: GEMM's reach products
+
     if (BEAT_BYTES < 1 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
         $error("insn_check: BEAT_BYTES must be a power of two");
     end
@@ -39,163 +59,286 @@ module insn_check #(
         $error("insn_check: every depth must be in 1..65536 (16-bit SRAM addresses)");
     end
 
-    localparam logic [63:0] BEAT_MASK = 64'(BEAT_BYTES) - 64'd1;
-    localparam logic [63:0] INP_D = 64'(INP_DEPTH);
-    localparam logic [63:0] WGT_D = 64'(WGT_DEPTH);
-    localparam logic [63:0] ACC_D = 64'(ACC_DEPTH);
-    localparam logic [63:0] PRM_D = 64'(PRM_DEPTH);
+    localparam logic [31:0] BEAT_MASK = 32'(BEAT_BYTES) - 32'd1;
+    localparam logic [AW-1:0] INP_D = AW'(INP_DEPTH);
+    localparam logic [AW-1:0] WGT_D = AW'(WGT_DEPTH);
+    localparam logic [AW-1:0] ACC_D = AW'(ACC_DEPTH);
+    localparam logic [AW-1:0] PRM_D = AW'(PRM_DEPTH);
     // FINISH uses nothing but the opcode.
     localparam logic [accel_isa_pkg::INSN_BITS-1:0] FINISH_USED_BITS =
         {{(accel_isa_pkg::INSN_BITS - accel_isa_pkg::OPCODE_W){1'b0}},
          {accel_isa_pkg::OPCODE_W{1'b1}}} << accel_isa_pkg::OPCODE_LO;
     // LOAD buffer codes (docs/isa.md).
-    localparam logic [63:0] BUF_INP = 64'd0, BUF_WGT = 64'd1, BUF_PRM = 64'd2;
+    localparam logic [1:0] BUF_INP = 2'd0, BUF_WGT = 2'd1, BUF_PRM = 2'd2;
 
-    // (extent - 1) * stride, the reach of one loop of a nest; the caller passes extent-1.
-    function automatic logic [63:0] reach(input logic [63:0] extent_m1, input logic [63:0] stride);
-        reach = extent_m1 * stride;
-    endfunction
-
-    function automatic logic misaligned(input logic [63:0] v);
+    function automatic logic misaligned(input logic [31:0] v);
         misaligned = (v & BEAT_MASK) != '0;
     endfunction
 
+    // ------------------------------------------------------------ valid chain
+    logic [LATENCY-1:0] valid_q;   // stage s+1 holds an instruction
+    logic [LATENCY-1:0] ld;        // stage s+1 loads this cycle
+    (* mem2reg *) logic [TAG_W-1:0] tag_q [LATENCY];
+    always_ff @(posedge clk_i) begin
+        if (rst_i || flush_i) valid_q <= '0;
+        else valid_q <= {valid_q[LATENCY-2:0], valid_i};
+    end
+    assign ld = {valid_q[LATENCY-2:0], valid_i};
+    always_ff @(posedge clk_i) begin
+        if (ld[0]) tag_q[0] <= tag_i;
+        for (int s = 1; s < LATENCY; s++) if (ld[s]) tag_q[s] <= tag_q[s-1];
+    end
+    assign valid_o = valid_q[LATENCY-1];
+    assign tag_o   = tag_q[LATENCY-1];
+
+    // ------------------------------------------------------------ decode (stage 1's inputs)
     // The instruction decoded as each opcode (the generated structs of accel_isa_pkg).
-    accel_isa_pkg::load_insn_t  ld;
+    accel_isa_pkg::load_insn_t  ld_i;
     accel_isa_pkg::gemm_insn_t  g;
     accel_isa_pkg::drain_insn_t d;
-    assign ld = insn_i;
-    assign g  = insn_i;
-    assign d  = insn_i;
+    assign ld_i = insn_i;
+    assign g    = insn_i;
+    assign d    = insn_i;
     // What the checks below do not read: the opcode and the reserved bits (checked on
     // insn_i against the USED_BITS masks), the flags every unit may use, init, the values.
     logic unused_fields;
-    assign unused_fields = ^ld ^ ^g ^ ^d;
+    assign unused_fields = ^ld_i ^ ^g ^ ^d;
 
-    // LOAD (isa_check.cpp, check_load).
-    logic load_illegal, load_range;
-    logic [16:0] l_rows, l_cols;  // pads (8 bits) + extent (16 bits) + pads
-    logic [63:0] l_depth;
-    logic [32:0] l_zr;       // z * rows: 16 x 17 bits
-    logic [33:0] l_entries;  // (z * rows, saturated to 17 bits) * cols: 17 x 17 bits
-    logic [16:0] l_padded_w;  // entries per padded row
-    logic l_huge, l_padded, l_packs, l_pack_bad;
-    always_comb begin
-        l_padded = ld.pad_top != '0 || ld.pad_bottom != '0 || ld.pad_left != '0 ||
-                   ld.pad_right != '0 || ld.pad_value != '0;
-        l_padded_w = 17'(ld.pad_left) + 17'(ld.x_size) + 17'(ld.pad_right);
-        l_packs    = ld.pack_taps != '0;
-        l_pack_bad = l_packs ? (64'(ld.buffer) != BUF_INP || ld.pack_bytes == '0 ||
-                                16'(ld.pack_taps) * 16'(ld.pack_bytes) > 16'(BLOCK_IN) ||
-                                l_padded_w < 17'(ld.pack_taps))
-                             : ld.pack_bytes != '0;
-        load_illegal = ld.pop_prev || ld.push_prev || 64'(ld.buffer) > BUF_PRM ||
-                       ld.z_size == '0 || ld.y_size == '0 || ld.x_size == '0 ||
-                       (64'(ld.buffer) != BUF_INP && l_padded) || misaligned(64'(ld.dram_base)) ||
-                       misaligned(64'(ld.dram_z_stride)) || misaligned(64'(ld.dram_y_stride)) ||
-                       misaligned(64'(ld.dram_x_stride)) || l_pack_bad;
-        l_rows = 17'(ld.pad_top) + 17'(ld.y_size) + 17'(ld.pad_bottom);
-        // entries written per row (isa::load_row_entries): packing drops pack_taps - 1
-        l_cols = l_packs ? l_padded_w + 17'd1 - 17'(ld.pack_taps) : l_padded_w;
-        // entries = z * rows * cols, in two products that each fit one 18x18 multiplier
-        // (two chained wide products were the FPGA's longest path): when z * rows alone
-        // exceeds 65536, the largest depth, the load is out of range whatever cols (>= 1
-        // when legal) is, so the first product is saturated to 17 bits.
-        l_zr      = 33'(ld.z_size) * 33'(l_rows);
-        l_huge    = l_zr > 33'd65536;
-        l_entries = 34'(l_zr[16:0]) * 34'(l_cols);
-        if (64'(ld.buffer) == BUF_INP) l_depth = INP_D;
-        else if (64'(ld.buffer) == BUF_WGT) l_depth = WGT_D;
-        else l_depth = PRM_D;
-        // largest address sram_base + entries - 1 < depth
-        load_range = l_huge || (64'(ld.sram_base) + 64'(l_entries)) > l_depth;
-    end
-
-    // GEMM (isa_check.cpp, check_gemm). Extents - 1 are computed in the field's own width
-    // (so that synthesis sees a narrow multiplier operand; a zero extent wraps, but is
-    // illegal anyway).
-    logic gemm_illegal, gemm_range;
-    logic [accel_isa_pkg::GEMM_N_KB_W-1:0] g_n_kb_m1;
-    logic [accel_isa_pkg::GEMM_N_OY_W-1:0] g_n_oy_m1;
-    logic [accel_isa_pkg::GEMM_N_OX_W-1:0] g_n_ox_m1;
-    logic [accel_isa_pkg::GEMM_N_R_W-1:0]  g_n_r_m1;
-    logic [accel_isa_pkg::GEMM_N_S_W-1:0]  g_n_s_m1;
-    logic [accel_isa_pkg::GEMM_N_CB_W-1:0] g_n_cb_m1;
-    logic [63:0] g_acc_max, g_inp_max, g_wgt_max, g_prm_max;
-    always_comb begin
-        g_n_kb_m1 = g.n_kb + '1;
-        g_n_oy_m1 = g.n_oy + '1;
-        g_n_ox_m1 = g.n_ox + '1;
-        g_n_r_m1  = g.n_r + '1;
-        g_n_s_m1  = g.n_s + '1;
-        g_n_cb_m1 = g.n_cb + '1;
-        gemm_illegal = g.n_kb == '0 || g.n_oy == '0 || g.n_ox == '0 || g.n_r == '0 ||
-                       g.n_s == '0 || g.n_cb == '0;
-        g_acc_max = 64'(g.acc_base) + reach(64'(g_n_kb_m1), 64'(g.acc_kb)) +
-                    reach(64'(g_n_oy_m1), 64'(g.acc_oy)) + reach(64'(g_n_ox_m1), 64'(g.acc_ox));
-        g_inp_max = 64'(g.inp_base) + reach(64'(g_n_oy_m1), 64'(g.inp_oy)) +
-                    reach(64'(g_n_ox_m1), 64'(g.inp_ox)) + reach(64'(g_n_r_m1), 64'(g.inp_r)) +
-                    reach(64'(g_n_s_m1), 64'(g.inp_s)) + reach(64'(g_n_cb_m1), 64'(g.inp_cb));
-        g_wgt_max = 64'(g.wgt_base) + reach(64'(g_n_kb_m1), 64'(g.wgt_kb)) +
-                    reach(64'(g_n_r_m1), 64'(g.wgt_r)) + reach(64'(g_n_s_m1), 64'(g.wgt_s)) +
-                    reach(64'(g_n_cb_m1), 64'(g.wgt_cb));
-        // PRM is checked whether or not init is set (docs/isa.md)
-        g_prm_max = 64'(g.prm_base) + 64'(g_n_kb_m1);
-        gemm_range = g_acc_max >= ACC_D || g_inp_max >= INP_D || g_wgt_max >= WGT_D ||
-                     g_prm_max >= PRM_D;
-    end
-
-    // DRAIN (isa_check.cpp, check_drain).
-    logic drain_illegal, drain_range;
-    logic [accel_isa_pkg::DRAIN_N_KB_W-1:0] d_n_kb_m1;
-    logic [accel_isa_pkg::DRAIN_N_Y_W-1:0]  d_n_y_m1;
-    logic [accel_isa_pkg::DRAIN_N_X_W-1:0]  d_n_x_m1;
-    logic [63:0] d_acc_max, d_prm_max;
-    always_comb begin
-        d_n_kb_m1 = d.n_kb + '1;
-        d_n_y_m1  = d.n_y + '1;
-        d_n_x_m1  = d.n_x + '1;
-        drain_illegal = d.pop_next || d.push_next || d.n_kb == '0 || d.n_y == '0 ||
-                        d.n_x == '0 || $signed(d.act_min) > $signed(d.act_max) ||
-                        misaligned(64'(d.dram_base)) || misaligned(64'(d.dram_kb)) ||
-                        misaligned(64'(d.dram_y)) || misaligned(64'(d.dram_x)) ||
-                        misaligned(64'(d.dram_b)) || (d.add && d.double_scale);
-        // in add mode the second operands lie acc_add entries past the first
-        d_acc_max = 64'(d.acc_base) + (d.add ? 64'(d.acc_add) : 64'd0) +
-                    reach(64'(d_n_kb_m1), 64'(d.acc_kb)) +
-                    reach(64'(d_n_y_m1), 64'(d.acc_y)) + reach(64'(d_n_x_m1), 64'(d.acc_x));
-        d_prm_max = 64'(d.prm_base) + 64'(d_n_kb_m1);
-        drain_range = d_acc_max >= ACC_D || d_prm_max >= PRM_D;
-    end
-
-    // The verdict on one instruction: opcode and reserved bits (isa::decode), then the
-    // opcode's own checks.
     logic [accel_isa_pkg::OPCODE_W-1:0] opcode;
     logic is_load, is_gemm, is_drain, is_finish;
     logic [accel_isa_pkg::INSN_BITS-1:0] used_bits;
-    logic bad_opcode, reserved_set, illegal, range_error;
+    assign opcode    = insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
+    assign is_load   = (opcode == accel_isa_pkg::OP_LOAD);
+    assign is_gemm   = (opcode == accel_isa_pkg::OP_GEMM);
+    assign is_drain  = (opcode == accel_isa_pkg::OP_DRAIN);
+    assign is_finish = (opcode == accel_isa_pkg::OP_FINISH);
     always_comb begin
-        opcode    = insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
-        is_load   = (opcode == accel_isa_pkg::OP_LOAD);
-        is_gemm   = (opcode == accel_isa_pkg::OP_GEMM);
-        is_drain  = (opcode == accel_isa_pkg::OP_DRAIN);
-        is_finish = (opcode == accel_isa_pkg::OP_FINISH);
         if (is_load) used_bits = accel_isa_pkg::LOAD_USED_BITS;
         else if (is_gemm) used_bits = accel_isa_pkg::GEMM_USED_BITS;
         else if (is_drain) used_bits = accel_isa_pkg::DRAIN_USED_BITS;
         else used_bits = FINISH_USED_BITS;
-        bad_opcode   = !(is_load || is_gemm || is_drain || is_finish);
-        reserved_set = (insn_i & ~used_bits) != '0;
-        illegal = bad_opcode || reserved_set || (is_load && load_illegal) ||
-                  (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
-        range_error = !illegal && ((is_load && load_range) || (is_gemm && gemm_range) ||
-                                   (is_drain && drain_range));
     end
 
-    // The verdict is taken only in the cycle fetch asks for it (check_i) and holds until
-    // the next check.
+    // LOAD (isa_check.cpp, check_load): everything but the products.
+    logic [16:0] l_rows, l_padded_w, l_cols;  // pads (8 bits) + extent (16 bits) + pads
+    logic l_padded, l_packs, load_illegal;
+    always_comb begin
+        l_padded = ld_i.pad_top != '0 || ld_i.pad_bottom != '0 || ld_i.pad_left != '0 ||
+                   ld_i.pad_right != '0 || ld_i.pad_value != '0;
+        l_padded_w = 17'(ld_i.pad_left) + 17'(ld_i.x_size) + 17'(ld_i.pad_right);
+        l_rows     = 17'(ld_i.pad_top) + 17'(ld_i.y_size) + 17'(ld_i.pad_bottom);
+        l_packs    = ld_i.pack_taps != '0;
+        // entries written per row (isa::load_row_entries): packing drops pack_taps - 1
+        l_cols = l_packs ? l_padded_w + 17'd1 - 17'(ld_i.pack_taps) : l_padded_w;
+        // packing's product against BLOCK_IN waits for stage 2
+        load_illegal = ld_i.pop_prev || ld_i.push_prev || ld_i.buffer > BUF_PRM ||
+                       ld_i.z_size == '0 || ld_i.y_size == '0 || ld_i.x_size == '0 ||
+                       (ld_i.buffer != BUF_INP && l_padded) ||
+                       misaligned(32'(ld_i.dram_base)) || misaligned(32'(ld_i.dram_z_stride)) ||
+                       misaligned(32'(ld_i.dram_y_stride)) || misaligned(32'(ld_i.dram_x_stride)) ||
+                       (l_packs ? (ld_i.buffer != BUF_INP || ld_i.pack_bytes == '0 ||
+                                   l_padded_w < 17'(ld_i.pack_taps))
+                                : ld_i.pack_bytes != '0);
+    end
+
+    // GEMM and DRAIN (check_gemm, check_drain): the illegal cases.
+    logic gemm_illegal, drain_illegal;
+    assign gemm_illegal = g.n_kb == '0 || g.n_oy == '0 || g.n_ox == '0 || g.n_r == '0 ||
+                          g.n_s == '0 || g.n_cb == '0;
+    assign drain_illegal = d.pop_next || d.push_next || d.n_kb == '0 || d.n_y == '0 ||
+                           d.n_x == '0 || $signed(d.act_min) > $signed(d.act_max) ||
+                           misaligned(32'(d.dram_base)) || misaligned(32'(d.dram_kb)) ||
+                           misaligned(32'(d.dram_y)) || misaligned(32'(d.dram_x)) ||
+                           misaligned(32'(d.dram_b)) || (d.add && d.double_scale);
+
+    // Extents - 1, in the field's own width (a zero extent wraps, but is illegal anyway).
+    logic [accel_isa_pkg::GEMM_N_KB_W-1:0]  g_n_kb_m1;
+    logic [accel_isa_pkg::GEMM_N_OY_W-1:0]  g_n_oy_m1;
+    logic [accel_isa_pkg::GEMM_N_OX_W-1:0]  g_n_ox_m1;
+    logic [accel_isa_pkg::GEMM_N_R_W-1:0]   g_n_r_m1;
+    logic [accel_isa_pkg::GEMM_N_S_W-1:0]   g_n_s_m1;
+    logic [accel_isa_pkg::GEMM_N_CB_W-1:0]  g_n_cb_m1;
+    logic [accel_isa_pkg::DRAIN_N_KB_W-1:0] d_n_kb_m1;
+    logic [accel_isa_pkg::DRAIN_N_Y_W-1:0]  d_n_y_m1;
+    logic [accel_isa_pkg::DRAIN_N_X_W-1:0]  d_n_x_m1;
+    assign g_n_kb_m1 = g.n_kb + '1;
+    assign g_n_oy_m1 = g.n_oy + '1;
+    assign g_n_ox_m1 = g.n_ox + '1;
+    assign g_n_r_m1  = g.n_r + '1;
+    assign g_n_s_m1  = g.n_s + '1;
+    assign g_n_cb_m1 = g.n_cb + '1;
+    assign d_n_kb_m1 = d.n_kb + '1;
+    assign d_n_y_m1  = d.n_y + '1;
+    assign d_n_x_m1  = d.n_x + '1;
+
+    // The shared multipliers' operands, 17 bits each.
+    //   GEMM  0-2 ACC (kb, oy, ox), 3-7 INP (oy, ox, r, s, cb), 8-11 WGT (kb, r, s, cb)
+    //   DRAIN 0-2 ACC (kb, y, x)
+    //   LOAD  0 z * rows, 1 pack_taps * pack_bytes
+    (* mem2reg *) logic [16:0] mul_a [NP];
+    (* mem2reg *) logic [16:0] mul_b [NP];
+    always_comb begin
+        for (int k = 0; k < NP; k++) begin
+            mul_a[k] = '0;
+            mul_b[k] = '0;
+        end
+        if (is_load) begin
+            mul_a[0] = 17'(ld_i.z_size);     mul_b[0] = l_rows;
+            mul_a[1] = 17'(ld_i.pack_taps);  mul_b[1] = 17'(ld_i.pack_bytes);
+        end else if (is_drain) begin
+            mul_a[0] = 17'(d_n_kb_m1);   mul_b[0] = 17'(d.acc_kb);
+            mul_a[1] = 17'(d_n_y_m1);    mul_b[1] = 17'(d.acc_y);
+            mul_a[2] = 17'(d_n_x_m1);    mul_b[2] = 17'(d.acc_x);
+        end else begin
+            mul_a[0]  = 17'(g_n_kb_m1);  mul_b[0]  = 17'(g.acc_kb);
+            mul_a[1]  = 17'(g_n_oy_m1);  mul_b[1]  = 17'(g.acc_oy);
+            mul_a[2]  = 17'(g_n_ox_m1);  mul_b[2]  = 17'(g.acc_ox);
+            mul_a[3]  = 17'(g_n_oy_m1);  mul_b[3]  = 17'(g.inp_oy);
+            mul_a[4]  = 17'(g_n_ox_m1);  mul_b[4]  = 17'(g.inp_ox);
+            mul_a[5]  = 17'(g_n_r_m1);   mul_b[5]  = 17'(g.inp_r);
+            mul_a[6]  = 17'(g_n_s_m1);   mul_b[6]  = 17'(g.inp_s);
+            mul_a[7]  = 17'(g_n_cb_m1);  mul_b[7]  = 17'(g.inp_cb);
+            mul_a[8]  = 17'(g_n_kb_m1);  mul_b[8]  = 17'(g.wgt_kb);
+            mul_a[9]  = 17'(g_n_r_m1);   mul_b[9]  = 17'(g.wgt_r);
+            mul_a[10] = 17'(g_n_s_m1);   mul_b[10] = 17'(g.wgt_s);
+            mul_a[11] = 17'(g_n_cb_m1);  mul_b[11] = 17'(g.wgt_cb);
+        end
+    end
+
+    // ------------------------------------------------------------ stage 1
+    typedef enum logic [1:0] {K_OTHER, K_LOAD, K_GEMM, K_DRAIN} kind_e;
+    kind_e           s1_kind;
+    logic            s1_illegal;        // every illegal case but LOAD packing's product
+    logic            s1_l_packs;
+    logic [1:0]      s1_l_buffer;
+    logic [16:0]     s1_l_cols;
+    (* mem2reg *) logic [AW-1:0] s1_base [3]; // GEMM: ACC, INP, WGT bases; DRAIN: ACC base + acc_add;
+                                        // LOAD: sram_base in 0
+    logic [AW-1:0]   s1_prm_max;        // GEMM/DRAIN: prm_base + n_kb - 1
+    (* mem2reg *) logic [33:0] s1_p [NP];
     always_ff @(posedge clk_i) begin
-        if (check_i) {illegal_o, range_error_o} <= {illegal, range_error};
+        if (ld[0]) begin
+            s1_kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
+            s1_illegal <= !(is_load || is_gemm || is_drain || is_finish) ||
+                          (insn_i & ~used_bits) != '0 || (is_load && load_illegal) ||
+                          (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
+            s1_l_packs  <= l_packs;
+            s1_l_buffer <= ld_i.buffer;
+            s1_l_cols   <= l_cols;
+            if (is_load) begin
+                s1_base[0] <= AW'(ld_i.sram_base);
+                s1_base[1] <= '0;
+                s1_base[2] <= '0;
+            end else if (is_drain) begin
+                // in add mode the second operands lie acc_add entries past the first
+                s1_base[0] <= AW'(d.acc_base) + (d.add ? AW'(d.acc_add) : '0);
+                s1_base[1] <= '0;
+                s1_base[2] <= '0;
+            end else begin
+                s1_base[0] <= AW'(g.acc_base);
+                s1_base[1] <= AW'(g.inp_base);
+                s1_base[2] <= AW'(g.wgt_base);
+            end
+            // PRM is checked whether or not init is set (docs/isa.md)
+            s1_prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
+                                   : AW'(g.prm_base) + AW'(g_n_kb_m1);
+            for (int k = 0; k < NP; k++) s1_p[k] <= 34'(mul_a[k]) * 34'(mul_b[k]);
+        end
+    end
+
+    // ------------------------------------------------------------ stage 2
+    // LOAD: entries = z * rows * cols, the first product saturated to 17 bits: when z *
+    // rows alone exceeds 65536, the largest depth, the load is out of range whatever
+    // cols (>= 1 when legal) is. GEMM/DRAIN: terms summed in pairs.
+    kind_e         s2_kind;
+    logic          s2_illegal, s2_l_huge;
+    logic [1:0]    s2_l_buffer;
+    logic [AW-1:0] s2_prm_max;
+    (* mem2reg *) logic [AW-1:0] s2_t [8];  // ACC 0-1, INP 2-4, WGT 5-7; LOAD: sram_base 0, entries 1
+    always_ff @(posedge clk_i) begin
+        if (ld[1]) begin
+            s2_kind     <= s1_kind;
+            s2_illegal  <= s1_illegal ||
+                           (s1_kind == K_LOAD && s1_l_packs && s1_p[1] > 34'(BLOCK_IN));
+            s2_l_huge   <= s1_p[0] > 34'd65536;
+            s2_l_buffer <= s1_l_buffer;
+            s2_prm_max  <= s1_prm_max;
+            if (s1_kind == K_LOAD) begin
+                s2_t[0] <= s1_base[0];
+                s2_t[1] <= AW'(34'(s1_p[0][16:0]) * 34'(s1_l_cols));
+                for (int k = 2; k < 8; k++) s2_t[k] <= '0;
+            end else begin
+                s2_t[0] <= s1_base[0] + AW'(s1_p[0]);
+                s2_t[1] <= AW'(s1_p[1]) + AW'(s1_p[2]);
+                s2_t[2] <= s1_base[1] + AW'(s1_p[3]);
+                s2_t[3] <= AW'(s1_p[4]) + AW'(s1_p[5]);
+                s2_t[4] <= AW'(s1_p[6]) + AW'(s1_p[7]);
+                s2_t[5] <= s1_base[2] + AW'(s1_p[8]);
+                s2_t[6] <= AW'(s1_p[9]) + AW'(s1_p[10]);
+                s2_t[7] <= AW'(s1_p[11]);
+            end
+        end
+    end
+
+    // ------------------------------------------------------------ stage 3
+    kind_e         s3_kind;
+    logic          s3_illegal, s3_l_huge;
+    logic [1:0]    s3_l_buffer;
+    logic [AW-1:0] s3_prm_max;
+    (* mem2reg *) logic [AW-1:0] s3_t [5];  // ACC 0, INP 1-2, WGT 3-4
+    always_ff @(posedge clk_i) begin
+        if (ld[2]) begin
+            s3_kind     <= s2_kind;
+            s3_illegal  <= s2_illegal;
+            s3_l_huge   <= s2_l_huge;
+            s3_l_buffer <= s2_l_buffer;
+            s3_prm_max  <= s2_prm_max;
+            s3_t[0] <= s2_t[0] + s2_t[1];
+            s3_t[1] <= s2_t[2] + s2_t[3];
+            s3_t[2] <= s2_t[4];
+            s3_t[3] <= s2_t[5] + s2_t[6];
+            s3_t[4] <= s2_t[7];
+        end
+    end
+
+    // ------------------------------------------------------------ stage 4
+    kind_e         s4_kind;
+    logic          s4_illegal, s4_l_huge;
+    logic [1:0]    s4_l_buffer;
+    logic [AW-1:0] s4_prm_max, s4_acc_max, s4_inp_max, s4_wgt_max;
+    always_ff @(posedge clk_i) begin
+        if (ld[3]) begin
+            s4_kind     <= s3_kind;
+            s4_illegal  <= s3_illegal;
+            s4_l_huge   <= s3_l_huge;
+            s4_l_buffer <= s3_l_buffer;
+            s4_prm_max  <= s3_prm_max;
+            s4_acc_max  <= s3_t[0];  // LOAD: sram_base + entries, one past its largest address
+            s4_inp_max  <= s3_t[1] + s3_t[2];
+            s4_wgt_max  <= s3_t[3] + s3_t[4];
+        end
+    end
+
+    // ------------------------------------------------------------ stage 5: the verdict
+    logic [AW-1:0] l_depth;
+    logic          range_error;
+    always_comb begin
+        if (s4_l_buffer == BUF_INP) l_depth = INP_D;
+        else if (s4_l_buffer == BUF_WGT) l_depth = WGT_D;
+        else l_depth = PRM_D;
+        unique case (s4_kind)
+            K_LOAD:  range_error = s4_l_huge || s4_acc_max > l_depth;
+            K_GEMM:  range_error = s4_acc_max >= ACC_D || s4_inp_max >= INP_D ||
+                                   s4_wgt_max >= WGT_D || s4_prm_max >= PRM_D;
+            K_DRAIN: range_error = s4_acc_max >= ACC_D || s4_prm_max >= PRM_D;
+            default: range_error = 1'b0;
+        endcase
+    end
+    always_ff @(posedge clk_i) begin
+        if (ld[4]) begin
+            illegal_o     <= s4_illegal;
+            range_error_o <= !s4_illegal && range_error;
+        end
     end
 endmodule
 

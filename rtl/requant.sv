@@ -13,7 +13,7 @@
 // the last result while valid_o is low. zy/act_min/act_max travel down the pipeline
 // with their lanes, so they may change from one input to the next.
 //
-// Stages: 0-3 MBQM (rtl/mbqm_lane.sv), 4 zero point and clamp.
+// Stages: 0-7 MBQM (rtl/mbqm_lane.sv), 8 zero point added, 9 clamp.
 `default_nettype none
 
 module requant #(
@@ -32,7 +32,8 @@ module requant #(
     output logic                      valid_o,
     output logic      [8*LANES-1:0]   q_o         // lane j: int8 result
 );
-    localparam int LATENCY = 5;  // enabled cycles from valid_i to valid_o
+    localparam int MBQM = 8;              // mbqm_lane's stages
+    localparam int LATENCY = MBQM + 2;    // enabled cycles from valid_i to valid_o
 
     if (LANES < 1) begin : g_bad_lanes
         $error("requant: LANES must be at least 1");
@@ -64,33 +65,32 @@ module requant #(
 
     assign valid_o = valid_q[LATENCY-1];
 
-    // The shared parameters as seen by the last stage.
+    // The shared parameters as seen by the zero-point stage and the clamp stage.
     logic signed [32:0] zy_s, min_s, max_s;
-    assign zy_s  = 33'(signed'(prm_q[24*(LATENCY-2) +: 8]));
+    assign zy_s  = 33'(signed'(prm_q[24*(LATENCY-3) +: 8]));
     assign min_s = 33'(signed'(prm_q[24*(LATENCY-2) + 8 +: 8]));
     assign max_s = 33'(signed'(prm_q[24*(LATENCY-2) + 16 +: 8]));
 
     // zy + RDBPOT in 33 bits (cannot overflow), clamped before narrowing.
-    function automatic logic [7:0] clamp(input logic signed [31:0] r,
-                                         input logic signed [32:0] zy,
+    function automatic logic [7:0] clamp(input logic signed [32:0] sum,
                                          input logic signed [32:0] lo,
                                          input logic signed [32:0] hi);
-        logic signed [32:0] sum;
-        sum = zy + 33'(r);
         if (sum < lo)      clamp = lo[7:0];
         else if (sum > hi) clamp = hi[7:0];
         else               clamp = sum[7:0];
     endfunction
 
     for (genvar j = 0; j < LANES; j++) begin : g_lane
-        logic signed [31:0] r3;    // stages 0-3: MBQM
-        logic        [7:0]  q4_q;  // stage 4: clamped int8
-        mbqm_lane u_mbqm (.clk_i, .ld_i(ld[3:0]), .acc_i(acc_i[32*j +: 32]),
-                          .quant_i(quant_i[QL*j +: QL]), .x_o(r3));
+        logic signed [31:0] r;      // stages 0-7: MBQM
+        logic signed [32:0] y8_q;   // stage 8: zy + MBQM
+        logic        [7:0]  q9_q;   // stage 9: clamped int8
+        mbqm_lane u_mbqm (.clk_i, .ld_i(ld[MBQM-1:0]), .acc_i(acc_i[32*j +: 32]),
+                          .quant_i(quant_i[QL*j +: QL]), .x_o(r));
         always_ff @(posedge clk_i) begin
-            if (ld[4]) q4_q <= clamp(r3, zy_s, min_s, max_s);
+            if (ld[MBQM]) y8_q <= zy_s + 33'(r);
+            if (ld[MBQM+1]) q9_q <= clamp(y8_q, min_s, max_s);
         end
-        assign q_o[8*j +: 8] = q4_q;
+        assign q_o[8*j +: 8] = q9_q;
     end
 endmodule
 

@@ -3,12 +3,20 @@
 resources nextpnr placed against the device's capacity, and the Fmax nextpnr achieved.
 
 usage: report.py --board B --config C --yosys-stat STAT.json --capacity KIND=N ...
-                 [--pnr-report PNR.json] [--bitstream FILE] --out DIR
+                 [--module-stat STAT.json] [--pnr-report PNR.json] [--pnr-log LOG]
+                 [--bitstream FILE] --out DIR
 
 Writes DIR/report.txt and DIR/report.json. Exit 0 when every resource fits, 1 when one
-does not (the report says which and by how much)."""
+does not (the report says which and by how much).
+
+--module-stat: Yosys' `stat -json -top` of the design synthesized without flattening;
+the report then lists, per module, its instances and the LUT4, flip-flops, DSPs and
+block RAMs of all of them (each module's own cells, not its submodules').
+--pnr-log: nextpnr's log; the report then gives the critical path: its start and end,
+its delay, and the modules it runs through."""
 import argparse
 import json
+import re
 import sys
 
 
@@ -30,6 +38,76 @@ def yosys_cells(stat_path, top):
         fail(f"{stat_path}: no cell counts of module {top} (missing {e})")
 
 
+# Columns of the per-module table: a heading and the cell types it adds up.
+MODULE_COLUMNS = [("LUT4", ("LUT4",)), ("FF", ("TRELLIS_FF",)), ("CCU2C", ("CCU2C",)),
+                  ("MULT18X18D", ("MULT18X18D",)), ("DP16KD", ("DP16KD",)),
+                  ("RAMW", ("TRELLIS_DPR16X4", "TRELLIS_RAMW"))]
+
+
+def module_name(yosys_name):
+    """The RTL name of a Yosys module: "\\fetch_unit", "$paramod\\requant\\LANES=..."
+    and "$paramod$<hash>\\uart_bridge" are fetch_unit, requant and uart_bridge."""
+    parts = [p for p in yosys_name.split("\\") if p]
+    if parts and parts[0].startswith("$paramod"):
+        parts = parts[1:]
+    return parts[0] if parts else yosys_name
+
+
+def module_table(stat_path, top):
+    """Rows (module, instances, {column: cells}) from a hierarchical stat, largest first."""
+    try:
+        with open(stat_path, encoding="utf-8") as f:
+            modules = json.load(f)["modules"]
+    except (OSError, ValueError, KeyError) as e:
+        fail(f"{stat_path}: {e}")
+    instances = {}
+
+    def visit(name, count):
+        instances[name] = instances.get(name, 0) + count
+        for cell, n in modules[name]["num_cells_by_type"].items():
+            if cell in modules:
+                visit(cell, count * n)
+
+    visit("\\" + top, 1)
+    rows = {}
+    for name, count in instances.items():
+        cells = modules[name]["num_cells_by_type"]
+        row = rows.setdefault(module_name(name), {"instances": 0, **{c: 0 for c, _ in MODULE_COLUMNS}})
+        row["instances"] += count
+        for col, types in MODULE_COLUMNS:
+            row[col] += count * sum(n for t, n in cells.items() if t in types)
+    return sorted(rows.items(), key=lambda kv: (-kv[1]["LUT4"], kv[0]))
+
+
+def critical_path(log_path):
+    """The critical path nextpnr logged: its start, end, delay and the modules (the
+    first level under the accelerator, or the board's) whose cells it passes."""
+    try:
+        text = open(log_path, errors="replace").read()
+    except OSError as e:
+        fail(f"{log_path}: {e}")
+    reports = text.split("Critical path report for clock")
+    if len(reports) < 2:
+        return None
+    last = reports[-1]
+    cells = re.findall(r"\b(?:Source|Sink)\s+(\S+)", last)
+    delays = re.findall(r"([0-9.]+)\s+([0-9.]+)\s+(?:Source|Net|Sink)\b", last)
+    total = float(delays[-1][1]) if delays else None
+
+    def where(cell):
+        parts = cell.split(".")
+        keep = [p for p in parts[:-1] if p.startswith("u_")]
+        return ".".join(keep[:3]) or parts[0]
+
+    modules = []
+    for c in cells:
+        w = where(c)
+        if w not in modules:
+            modules.append(w)
+    return {"from": cells[0] if cells else None, "to": cells[-1] if cells else None,
+            "delay_ns": total, "through": modules}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--board", required=True)
@@ -41,6 +119,7 @@ def main():
                     help="CELL=N: a Yosys cell type (or PREFIX*) and how many the device has")
     ap.add_argument("--pnr-report")
     ap.add_argument("--pnr-log")
+    ap.add_argument("--module-stat")
     ap.add_argument("--bitstream")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -73,8 +152,12 @@ def main():
             fmax[clk] = {"achieved_mhz": round(f["achieved"], 2),
                          "constraint_mhz": round(f["constraint"], 2)}
 
+    modules = module_table(a.module_stat, a.top) if a.module_stat else []
+    path = critical_path(a.pnr_log) if a.pnr_log else None
     summary = {"board": a.board, "config": a.config, "device": a.device,
                "fits": fits, "resources": rows, "fmax": fmax,
+               "critical_path": path,
+               "modules": [{"module": m, **r} for m, r in modules],
                "yosys_cells": cells, "bitstream": a.bitstream}
     with open(f"{a.out}/report.json", "w") as f:
         json.dump(summary, f, indent=2)
@@ -88,6 +171,17 @@ def main():
     lines.append("")
     for clk, f in fmax.items():
         lines.append(f"Fmax {f['achieved_mhz']} MHz on {clk} (constraint {f['constraint_mhz']} MHz)")
+    if path:
+        lines.append(f"critical path: {path['delay_ns']} ns, {path['from']} -> {path['to']}")
+        lines.append(f"  through {', '.join(path['through'])}")
+    if modules:
+        lines += ["", "per module (synthesized without flattening; all instances, own cells):",
+                  f"{'module':<22} {'inst':>5}" + "".join(f" {c:>10}" for c, _ in MODULE_COLUMNS)]
+        for m, r in modules:
+            lines.append(f"{m:<22} {r['instances']:>5}" +
+                         "".join(f" {r[c]:>10}" for c, _ in MODULE_COLUMNS))
+        lines.append(f"{'total':<22} {'':>5}" +
+                     "".join(f" {sum(r[c] for _, r in modules):>10}" for c, _ in MODULE_COLUMNS))
     if a.bitstream:
         lines.append(f"bitstream: {a.bitstream}")
     lines.append("fits: yes" if fits else "fits: NO: " + "; ".join(over))

@@ -358,9 +358,11 @@ struct Machine {
 int64_t bursts_of(int64_t beats) { return ceil_div(beats, kMaxBurstBeats); }
 
 // Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
-// slots, requested once a slot is free; once its beats are in, it is checked for a
-// cycle and dispatched the next, when its unit's queue has room. A slot frees at
-// dispatch, and the instruction kFetchSlots on is requested the next cycle.
+// slots, requested once a slot is free; once its beats are in, it enters the checker's
+// pipeline (in program order, one a cycle), its verdict is kept kCheckLatency + 1 cycles
+// later, and it is dispatched from then on, one a cycle, when its unit's queue has room.
+// A slot frees at dispatch, and the instruction kFetchSlots on is requested the next
+// cycle.
 //
 // Fetch runs ahead of the units: while the queues have room it reads instructions that
 // the units reach much later, and those reads share the read port with the LOADs
@@ -421,8 +423,10 @@ public:
                 if (done < 0) return;  // its queue's room is not known yet
                 room = done + 1;
             }
-            const int64_t at = std::max({arrival_[i] + 1, last_dispatch_ + 2, room});
+            const int64_t checked = std::max(arrival_[i], last_check_ + 1);  // enters the checker
+            const int64_t at = std::max({checked + kCheckLatency + 1, last_dispatch_ + 1, room});
             if (i > through && at > until) return;
+            last_check_ = checked;
             last_dispatch_ = at;
             dispatch_at_[i] = at;
             ++frontier_;
@@ -470,7 +474,7 @@ private:
     std::array<Request, kFetchSlots> pending_{};
     size_t pending_head_ = 0, pending_count_ = 0;
     size_t frontier_ = 0;               // instructions [0, frontier_) are dispatched
-    int64_t last_request_ = 0, last_arrival_ = 0, last_dispatch_ = 0;
+    int64_t last_request_ = 0, last_arrival_ = 0, last_check_ = -1, last_dispatch_ = 0;
     int64_t booked_beats_ = 0;
 };
 

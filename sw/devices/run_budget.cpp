@@ -51,7 +51,7 @@ uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
 
 uint64_t fetch_cycles(const HwParams& hw) {
     return ceil_div(isa::kInsnBytes, hw.beat_bytes) + hw.config.dram_latency_cycles +
-           kBurstFixed;
+           kBurstFixed + kCheckLatency + 1;
 }
 
 }  // namespace

@@ -14,6 +14,10 @@ namespace accel {
 constexpr uint32_t kPrmDepth = 64;        // parameter table entries (output-channel blocks)
 constexpr uint32_t kUnitQueueDepth = 8;   // instructions per unit, counting the executing one
 constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
+// Cycles from an instruction entering fetch's checker (rtl/insn_check.sv, one a cycle, in
+// program order, once its beats are in) to its verdict; fetch keeps the verdict with the
+// instruction's slot and may dispatch it the cycle after.
+constexpr uint32_t kCheckLatency = 5;
 constexpr uint32_t kTokenMax = 255;       // tokens a dependency queue can hold
 constexpr uint32_t kMaxSramDepth = uint32_t{1} << isa::kSramAddrBits;  // SRAM addresses
 static_assert(kPrmDepth <= isa::field_max(isa::kPrmAddrBits) + 1, "prm_base must reach every entry");

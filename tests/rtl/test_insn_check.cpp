@@ -100,17 +100,78 @@ Verdict expected(ErrorCode e) {
     return {e == ErrorCode::IllegalInstruction, e == ErrorCode::SramRange};
 }
 
+// The checker's pipeline: one word a cycle in, each verdict kCheckLatency cycles later
+// (hw/hw_params.hpp, which the cost model times fetch with), with its tag.
+constexpr int kCheckLatency = static_cast<int>(accel::kCheckLatency);
+
+// One instruction in flight at a time; a clock cycle with the inputs set by `drive`.
 template <typename M>
-Verdict rtl_verdict(M& m, const InsnWord& w) {
-    // The verdict is registered: taken at the clock edge of a cycle with check_i high.
-    set_wide_bytes(m.insn_i, std::vector<uint8_t>(w.begin(), w.end()));
-    m.check_i = 1;
+void tick(M& m) {
     m.clk_i = 0;
     m.eval();
     m.clk_i = 1;
     m.eval();
-    m.check_i = 0;
+}
+
+template <typename M>
+void reset(M& m) {
+    m.rst_i = 1;
+    m.valid_i = 0;
+    m.flush_i = 0;
+    tick(m);
+    m.rst_i = 0;
+}
+
+// The verdict on `w` alone: valid_o exactly kCheckLatency cycles after valid_i.
+template <typename M>
+Verdict rtl_verdict(M& m, const InsnWord& w) {
+    set_wide_bytes(m.insn_i, std::vector<uint8_t>(w.begin(), w.end()));
+    m.valid_i = 1;
+    m.tag_i = 1;
+    tick(m);
+    m.valid_i = 0;
+    for (int c = 1; c < kCheckLatency; ++c) {
+        EXPECT_FALSE(m.valid_o) << "a verdict after " << c << " cycles";
+        tick(m);
+    }
+    EXPECT_TRUE(m.valid_o) << "no verdict after " << kCheckLatency << " cycles";
+    EXPECT_EQ(m.tag_o, 1u);
     return {bool(m.illegal_o), bool(m.range_error_o)};
+}
+
+// The verdicts on `words` streamed in order, one a cycle with random bubbles; a flush
+// now and then drops what is in flight, and the dropped words go in again.
+template <typename M>
+std::vector<Verdict> rtl_stream(M& m, const std::vector<InsnWord>& words, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<Verdict> out(words.size());
+    size_t next = 0, done = 0;
+    const uint32_t tag_mask = (1u << 8) - 1;
+    while (done < words.size()) {
+        const bool flush = rng() % 50 == 0;
+        const bool send = !flush && next < words.size() && rng() % 4 != 0;
+        if (send) set_wide_bytes(m.insn_i, std::vector<uint8_t>(words[next].begin(), words[next].end()));
+        m.valid_i = send;
+        m.tag_i = send ? static_cast<uint32_t>(next) & tag_mask : 0;
+        m.flush_i = flush;
+        m.clk_i = 0;
+        m.eval();
+        if (m.valid_o) {  // (a verdict shown in a flush cycle still counts)
+            // verdicts come back in order: the oldest word not yet answered
+            const size_t i = done;
+            EXPECT_EQ(m.tag_o, static_cast<uint32_t>(i) & tag_mask) << "verdict out of order";
+            out[i] = {bool(m.illegal_o), bool(m.range_error_o)};
+            ++done;
+        }
+        m.clk_i = 1;
+        m.eval();
+        if (send) ++next;
+        if (flush) next = done;  // everything in flight is dropped: send it again
+        if (::testing::Test::HasFailure()) break;
+    }
+    m.valid_i = 0;
+    m.flush_i = 0;
+    return out;
 }
 
 // A model with the HwParams it was built for.
@@ -118,6 +179,7 @@ struct Dut {
     std::string name;
     HwParams hw;
     std::function<Verdict(const InsnWord&)> check;
+    std::function<std::vector<Verdict>(const std::vector<InsnWord>&, uint32_t)> stream;
 };
 
 template <typename M, typename Root>
@@ -127,8 +189,11 @@ Dut make_dut(const std::string& name, const HwParams& hw) {
     EXPECT_EQ(Root::insn_check__DOT__WGT_DEPTH, hw.wgt_depth) << name;
     EXPECT_EQ(Root::insn_check__DOT__ACC_DEPTH, hw.acc_depth) << name;
     EXPECT_EQ(Root::insn_check__DOT__PRM_DEPTH, hw.prm_depth) << name;
+    EXPECT_EQ(Root::insn_check__DOT__LATENCY, kCheckLatency) << name;
     auto m = std::make_shared<M>();
-    return {name, hw, [m](const InsnWord& w) { return rtl_verdict(*m, w); }};
+    reset(*m);
+    return {name, hw, [m](const InsnWord& w) { return rtl_verdict(*m, w); },
+            [m](const std::vector<InsnWord>& ws, uint32_t seed) { return rtl_stream(*m, ws, seed); }};
 }
 
 Dut default_dut() {
@@ -374,6 +439,33 @@ void random_words(const Dut& dut, uint32_t seed, int n) {
     }
 }
 
+// Words streamed back to back through the pipeline (random bubbles and flushes): each
+// verdict must be that of its own word, whatever the words around it.
+void streamed_words(const Dut& dut, uint32_t seed, int n) {
+    Gen g(seed, dut.hw);
+    std::vector<InsnWord> words;
+    while (static_cast<int>(words.size()) < n) {
+        InsnWord w = g.p(0.5) ? isa::encode(g.random_insn(g.random_op(), 1.0)) : g.legal(g.random_op());
+        if (g.p(0.5) && !g.place_nest(w, static_cast<int>(g.u(0, 3)) - 2)) continue;
+        words.push_back(w);
+    }
+    const std::vector<Verdict> got = dut.stream(words, seed);
+    Tally t;
+    for (size_t i = 0; i < words.size() && t.mismatches < 10; ++i) {
+        const auto d = isa::decode(words[i], dut.hw);
+        ++t.verdicts[d.error];
+        if (!(got[i] == expected(d.error))) {
+            ++t.mismatches;
+            ADD_FAILURE() << dut.name << ": streamed word " << i << ": decode says "
+                          << isa::error_name(d.error) << ", RTL illegal=" << got[i].illegal
+                          << " range=" << got[i].range;
+        }
+    }
+    for (ErrorCode e : {ErrorCode::Ok, ErrorCode::IllegalInstruction, ErrorCode::SramRange}) {
+        EXPECT_GT(t.verdicts[e], n / 20) << dut.name << ": too few " << isa::error_name(e);
+    }
+}
+
 // Legal instructions given exactly one illegal property, one reason after another.
 enum Reason {
     kBadOpcode, kReservedBit, kTokenFlag, kBuffer3, kPadNonInp, kPadValueNonInp, kZeroExtent,
@@ -516,10 +608,12 @@ void bit_flips(const Dut& dut, uint32_t seed, int per_opcode) {
 TEST(InsnCheck, RandomWordsDefault) { random_words(default_dut(), 1, 30000); }
 TEST(InsnCheck, EveryReasonDefault) { every_reason(default_dut(), 2, 300); }
 TEST(InsnCheck, BitFlipsDefault) { bit_flips(default_dut(), 3, 12); }
+TEST(InsnCheck, StreamedDefault) { streamed_words(default_dut(), 7, 5000); }
 #ifdef FETCH_PATH_TINY
 TEST(InsnCheck, RandomWordsTiny) { random_words(tiny_dut(), 4, 30000); }
 TEST(InsnCheck, EveryReasonTiny) { every_reason(tiny_dut(), 5, 300); }
 TEST(InsnCheck, BitFlipsTiny) { bit_flips(tiny_dut(), 6, 12); }
+TEST(InsnCheck, StreamedTiny) { streamed_words(tiny_dut(), 8, 5000); }
 #endif
 
 }  // namespace
