@@ -4,18 +4,18 @@
 // (loops kb, oy, ox outermost, r, s, cb innermost; compute_loops, compute_agu). Pipeline,
 // by cycles after a step issues:
 //   0  INP/WGT reads (synchronous SRAMs)
-//   1  operands into gemm_core
-//   2  first step of an output entry: read its start value, the bias (init) or ACC
-//   3  sums out of gemm_core (its LATENCY is 2): start (or the running sum) + sum; on the
-//      entry's last step ACC[a] is written combinationally this cycle
-// Read after write: a start read in cycle t+2 sees every ACC write of steps issued up to
-// t-2 (written in cycle <= t+1). Only the entry finished by the step issued just before
+//   1-3  gemm_core (its LATENCY is 3): operands, products, sums
+//   3  first step of an output entry: read its start value, the bias (init) or ACC
+//   4  sums out of gemm_core: start (or the running sum) + sum; on the entry's last step
+//      ACC[a] is written combinationally this cycle
+// Read after write: a start read in cycle t+3 sees every ACC write of steps issued up to
+// t-2 (written in cycle <= t+2). Only the entry finished by the step issued just before
 // (t-1) can still be in flight; when it is the same address (and init is 0), the step
 // continues from the running sum instead of reading ACC (forwarding), so results equal
 // the sequential semantics for any strides, with no stall. The pipeline holds no other
 // instruction's writes: insn_done_o is pulsed in the cycle of the last ACC write (the
 // write and the token pushes take effect at the same clock edge), and the next
-// instruction starts the cycle after. Per instruction: n steps take n + 3 cycles.
+// instruction starts the cycle after. Per instruction: n steps take n + 4 cycles.
 `default_nettype none
 
 module compute_unit #(
@@ -149,8 +149,11 @@ module compute_unit #(
     logic              p2_vld_q, p2_rd_q, p2_last_q, p2_final_q;
     logic [ACC_AW-1:0] p2_acc_addr_q;
     logic [PRM_AW-1:0] p2_prm_addr_q;
-    logic              p3_rd_q, p3_last_q, p3_final_q;
+    logic              p3_vld_q, p3_rd_q, p3_last_q, p3_final_q;
     logic [ACC_AW-1:0] p3_acc_addr_q;
+    logic [PRM_AW-1:0] p3_prm_addr_q;
+    logic              p4_rd_q, p4_last_q, p4_final_q;
+    logic [ACC_AW-1:0] p4_acc_addr_q;
 
     // The step starts its entry from a read (rd) unless it continues the entry that the
     // previous step finished at the same address (see the header).
@@ -161,9 +164,11 @@ module compute_unit #(
         if (rst_i) begin
             p1_vld_q <= 1'b0;
             p2_vld_q <= 1'b0;
+            p3_vld_q <= 1'b0;
         end else begin
             p1_vld_q <= issue;
             p2_vld_q <= p1_vld_q;
+            p3_vld_q <= p2_vld_q;
         end
     end
 
@@ -182,26 +187,31 @@ module compute_unit #(
         p3_last_q     <= p2_last_q;
         p3_final_q    <= p2_final_q;
         p3_acc_addr_q <= p2_acc_addr_q;
+        p3_prm_addr_q <= p2_prm_addr_q;
+        p4_rd_q       <= p3_rd_q;
+        p4_last_q     <= p3_last_q;
+        p4_final_q    <= p3_final_q;
+        p4_acc_addr_q <= p3_acc_addr_q;
     end
 
     // ---------------------------------------------------------------- stage 1: the core
-    // gemm_core's LATENCY is 2: its sums meet stage 3. (SystemVerilog cannot read an
+    // gemm_core's LATENCY is 3: its sums meet stage 4. (SystemVerilog cannot read an
     // instance's localparam; with another latency the stage registers change, and the
     // bench fails.)
-    logic             core_valid;  // the step in stage 3
+    logic             core_valid;  // the step in stage 4
     logic [ACC_W-1:0] core_sum;
 
     gemm_core #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT)) u_core (
         .clk_i, .rst_i, .valid_i(p1_vld_q), .inp_i(inp_rdata_i), .wgt_i(wgt_rdata_i),
         .valid_o(core_valid), .sum_o(core_sum));
 
-    // ---------------------------------------------------------------- stage 2: start value
-    assign acc_re_o     = p2_vld_q && p2_rd_q && !g.init;
-    assign acc_raddr_o  = p2_acc_addr_q;
-    assign bias_re_o    = p2_vld_q && p2_rd_q && g.init;
-    assign bias_raddr_o = p2_prm_addr_q;
+    // ---------------------------------------------------------------- stage 3: start value
+    assign acc_re_o     = p3_vld_q && p3_rd_q && !g.init;
+    assign acc_raddr_o  = p3_acc_addr_q;
+    assign bias_re_o    = p3_vld_q && p3_rd_q && g.init;
+    assign bias_raddr_o = p3_prm_addr_q;
 
-    // ---------------------------------------------------------------- stage 3: accumulate
+    // ---------------------------------------------------------------- stage 4: accumulate
     logic [ACC_W-1:0] running_q;  // the current entry's sum so far
     logic [ACC_W-1:0] total;
 
@@ -210,7 +220,7 @@ module compute_unit #(
             localparam int LANE = b * BLOCK_OUT + o;
             logic [31:0] start_value, base;
             assign start_value = g.init ? bias_rdata_i[32*o +: 32] : acc_rdata_i[32*LANE +: 32];
-            assign base = p3_rd_q ? start_value : running_q[32*LANE +: 32];
+            assign base = p4_rd_q ? start_value : running_q[32*LANE +: 32];
             assign total[32*LANE +: 32] = base + core_sum[32*LANE +: 32];
         end
     end
@@ -219,10 +229,10 @@ module compute_unit #(
         if (core_valid) running_q <= total;
     end
 
-    assign acc_we_o    = core_valid && p3_last_q;
-    assign acc_waddr_o = p3_acc_addr_q;
+    assign acc_we_o    = core_valid && p4_last_q;
+    assign acc_waddr_o = p4_acc_addr_q;
     assign acc_wdata_o = total;
-    assign insn_done_o = core_valid && p3_final_q;
+    assign insn_done_o = core_valid && p4_final_q;
     assign prev_push_o = insn_done_o && g.push_prev;
     assign next_push_o = insn_done_o && g.push_next;
 endmodule

@@ -189,8 +189,10 @@ module double_requant #(
         // The decode's promises to the stages after it: a non-zero product comes only
         // from the normal range (k in [22, 84], no saturation flag), so 2^(k-1) and the
         // shift by k stay inside A.
+        logic [6:0] k4;  // (Verilator 5.006 takes no array element in a property)
+        assign k4 = k_q[4];
         a_product_in_range: assert property (@(posedge clk_i) disable iff (rst_i)
-            valid_q[4] && a4_q != '0 |-> k_q[4] >= 7'd22 && k_q[4] <= 7'(PW) && !sat_q[4])
+            valid_q[4] && a4_q != '0 |-> k4 >= 7'd22 && k4 <= 7'(PW) && !sat_q[4])
             else $error("double_requant: lane %0d: non-zero product outside the normal range", j);
 `endif
 

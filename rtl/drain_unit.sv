@@ -12,8 +12,9 @@
 // writer reserves a buffer slot for every beat read, so nothing downstream stalls.
 //
 // Add mode (the instruction's `add` bit): each beat reads two ACC entries, a and
-// a + acc_add, on two granted reads; add_operands rescales both with QUANT lanes 0 and 1
-// and sums them, and the sum goes through the same requant, with lane 2, broadcast. The
+// a + acc_add, on two granted reads; add_operands rescales each as it arrives (with QUANT
+// lanes 0 and 1, through one MBQM lane per lane) and sums them, and the sum goes
+// through the same requant, with lane 2, broadcast. The
 // writer sees the same beats as in the plain mode. An instruction's beats are all of one
 // mode, and the next starts only once they are written, so the two paths never meet.
 //
@@ -70,7 +71,7 @@ module drain_unit #(
     localparam int BW = accel_isa_pkg::index_w(BATCH);
     localparam int TW = accel_isa_pkg::index_w(BPE);
     localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
-    localparam int BUF_DEPTH = 32;  // beat buffer: a 16-beat burst + the read pipeline
+    localparam int BUF_DEPTH = 64;  // beat buffer: a 16-beat burst + the read pipelines (up to 23 cycles)
 
     if (BATCH < 1 || BLOCK_OUT < 1) begin : g_bad_core
         $error("drain_unit: BATCH and BLOCK_OUT must be at least 1");
@@ -257,22 +258,20 @@ module drain_unit #(
     // ---------------------------------------------------------------- requantize
     // The read data arrives the cycle after a granted read; the tag says which beat of
     // the entry (t) and which lanes of QUANT (c) it was for.
-    // rd_first_q: the data is an add-mode beat's first operand, kept in first_q.
-    logic          rd_v_q, rd_first_q;
+    // rd_op_q: the data is an add-mode operand, rd_second_q: the beat's second.
+    logic          rd_v_q, rd_op_q, rd_second_q;
     logic [TW-1:0] rd_t_q;
     logic [CW-1:0] rd_c_q;
     always_ff @(posedge clk_i) begin
-        if (rst_i) {rd_v_q, rd_first_q} <= '0;
-        else {rd_v_q, rd_first_q} <= {fire, granted && add_mode && !second_q};
+        if (rst_i) {rd_v_q, rd_op_q} <= '0;
+        else {rd_v_q, rd_op_q} <= {fire, granted && add_mode};
+        rd_second_q <= second_q;
         rd_t_q <= t_q;
         rd_c_q <= c_q;
     end
 
-    logic [32*BEAT_BYTES-1:0] beat_acc, first_q;  // the beat's lanes of the entry read
+    logic [32*BEAT_BYTES-1:0] beat_acc;  // the beat's lanes of the entry read
     assign beat_acc = acc_rdata_i[32*BEAT_BYTES*rd_t_q +: 32*BEAT_BYTES];
-    always_ff @(posedge clk_i) begin
-        if (rd_first_q) first_q <= beat_acc;
-    end
 
     // requant's lane of a QUANT lane: the shift, clamped, as a direction and an amount.
     localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
@@ -292,39 +291,75 @@ module drain_unit #(
     endfunction
 
     logic [QUANT_BEAT_W-1:0]  beat_words;  // the beat's QUANT lanes, as stored
-    logic [QL*BEAT_BYTES-1:0] beat_quant;  // ... as requant's lanes
-    logic [3*QL-1:0]          add_quant;   // add mode: lanes 0-2 as requant's lanes
     assign beat_words = quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W];
-    for (genvar j = 0; j < BEAT_BYTES; j++) begin : g_beat_quant
-        assign beat_quant[QL*j +: QL] = quant_lane(beat_words[QWL*j +: QWL]);
+
+    // Two register stages between the SRAMs and the pipelines (docs/fpga.md, timing): the
+    // first takes the beat's lanes as read, so that no logic follows a block RAM's output
+    // in the same cycle; the second makes requant's lanes of the QUANT words.
+    logic                     r2_plain, r2_double, r2_op, r2_second;
+    logic [32*BEAT_BYTES-1:0] r2_acc;
+    logic [QUANT_BEAT_W-1:0]  r2_words;
+    logic [3*QWL-1:0]         r2_add_words;  // add mode: QUANT lanes 0-2, as stored
+    logic                     r3_plain, r3_double, r3_op, r3_second;
+    logic [32*BEAT_BYTES-1:0] r3_acc;
+    logic [QUANT_BEAT_W-1:0]  r3_words;      // double-scale mode: the scale words
+    logic [QL*BEAT_BYTES-1:0] r3_quant;      // the beat's lanes as requant's
+    logic [QL-1:0]            r3_op_quant;   // add mode: the operand's rescaling (lane 0 or 1)
+    logic [QL-1:0]            r3_out_quant;  //           the output's (lane 2)
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            {r2_plain, r2_double, r2_op, r3_plain, r3_double, r3_op} <= '0;
+        end else begin
+            r2_plain  <= rd_v_q && !add_mode && !double_mode;
+            r2_double <= rd_v_q && double_mode;
+            r2_op     <= rd_op_q;
+            {r3_plain, r3_double, r3_op} <= {r2_plain, r2_double, r2_op};
+        end
     end
-    for (genvar j = 0; j < 3; j++) begin : g_add_quant
-        assign add_quant[QL*j +: QL] = quant_lane(quant_rdata_i[QWL*j +: QWL]);
+    always_ff @(posedge clk_i) begin
+        if (rd_v_q || rd_op_q) begin
+            r2_second    <= rd_second_q;
+            r2_acc       <= beat_acc;
+            r2_words     <= beat_words;
+            r2_add_words <= quant_rdata_i[0 +: 3*QWL];
+        end
+        if (r2_plain || r2_double || r2_op) begin
+            r3_second    <= r2_second;
+            r3_acc       <= r2_acc;
+            r3_words     <= r2_words;
+            r3_op_quant  <= quant_lane(r2_add_words[(r2_second ? QWL : 0) +: QWL]);
+            r3_out_quant <= quant_lane(r2_add_words[2*QWL +: QWL]);
+        end
+    end
+    for (genvar j = 0; j < BEAT_BYTES; j++) begin : g_beat_quant
+        always_ff @(posedge clk_i) begin
+            if (r2_plain) r3_quant[QL*j +: QL] <= quant_lane(r2_words[QWL*j +: QWL]);
+        end
     end
 
     logic                     sum_valid;
     logic [32*BEAT_BYTES-1:0] sum;
     logic [QL-1:0]            sum_quant;  // the output's rescaling, lane 2
     add_operands #(.LANES(BEAT_BYTES), .TAG_W(QL)) u_add_operands (
-        .clk_i, .rst_i, .valid_i(rd_v_q && add_mode), .acc1_i(first_q), .acc2_i(beat_acc),
-        .quant_i(add_quant[0 +: 2*QL]), .shift_i(add_shift), .tag_i(add_quant[2*QL +: QL]),
-        .valid_o(sum_valid), .sum_o(sum), .tag_o(sum_quant));
+        .clk_i, .rst_i, .valid_i(r3_op), .second_i(r3_second), .acc_i(r3_acc),
+        .quant_i(r3_op_quant), .shift_i(add_shift),
+        .tag_i(r3_out_quant), .valid_o(sum_valid), .sum_o(sum), .tag_o(sum_quant));
 
     logic          rq_valid;
     logic [DW-1:0] rq_q;
     requant #(.LANES(BEAT_BYTES)) u_requant (
         .clk_i, .rst_i, .en_i(1'b1),
-        .valid_i((rd_v_q && !add_mode && !double_mode) || sum_valid),
-        .acc_i(sum_valid ? sum : beat_acc),
-        .quant_i(sum_valid ? {BEAT_BYTES{sum_quant}} : beat_quant),
+        .valid_i(r3_plain || sum_valid),
+        .acc_i(sum_valid ? sum : r3_acc),
+        .quant_i(sum_valid ? {BEAT_BYTES{sum_quant}} : r3_quant),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(rq_valid), .q_o(rq_q));
 
     logic          dq_valid;
     logic [DW-1:0] dq_q;
     double_requant #(.LANES(BEAT_BYTES)) u_double_requant (
-        .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q && double_mode),
-        .acc_i(beat_acc), .scale_i(beat_words),
+        .clk_i, .rst_i, .en_i(1'b1), .valid_i(r3_double),
+        .acc_i(r3_acc), .scale_i(r3_words),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(dq_valid), .q_o(dq_q));
 

@@ -30,10 +30,9 @@ module gemm_core #(
     output logic                  valid_o,
     output logic      [ACC_W-1:0] sum_o     // lane b*BLOCK_OUT+o: int32 sum[b][o]
 );
-    // Cycles from valid_i (with its operands) to valid_o (with the sums): stage 1
-    // registers the operands, stage 2 the dot products. compute_unit's pipeline is built
-    // for this value (its CORE_LATENCY).
-    localparam int LATENCY = 2;
+    // Cycles from valid_i (with its operands) to valid_o (with the sums): the three
+    // stages below. compute_unit's pipeline is built for this value (its CORE_LATENCY).
+    localparam int LATENCY = 3;
 
     // |sum| <= BLOCK_IN * 128 * 128 must fit in an int32.
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1 || BLOCK_IN > 131071) begin : g_bad_params
@@ -48,9 +47,18 @@ module gemm_core #(
     assign valid_o = valid_q[LATENCY-1];
 
     // ---------------------------------------------------------------- stage 1: operands
-    // The inputs, the weights in offset binary, and each input row's sum.
-    logic [INP_W-1:0]    inp_q;
-    logic [WGT_W-1:0]    wgt_q;
+    // The inputs and the weights in offset binary, straight from the SRAMs.
+    logic [INP_W-1:0] inp_q;
+    logic [WGT_W-1:0] wgt_q;
+    always_ff @(posedge clk_i) begin
+        if (valid_i) begin
+            inp_q <= inp_i;
+            wgt_q <= wgt_i ^ {(BLOCK_OUT * BLOCK_IN){8'h80}};
+        end
+    end
+
+    // ---------------------------------------------------------------- stage 2: products
+    // Each product a_i * w'_i (one DSP), and each input row's sum.
     logic [32*BATCH-1:0] row_sum_q;
 
     function automatic logic [31:0] row_sum(input logic [8*BLOCK_IN-1:0] row);
@@ -61,37 +69,34 @@ module gemm_core #(
     endfunction
 
     always_ff @(posedge clk_i) begin
-        if (valid_i) begin
-            inp_q <= inp_i;
+        if (valid_q[0]) begin
             for (int b = 0; b < BATCH; b++) begin
-                row_sum_q[32*b +: 32] <= row_sum(inp_i[8*BLOCK_IN*b +: 8*BLOCK_IN]);
+                row_sum_q[32*b +: 32] <= row_sum(inp_q[8*BLOCK_IN*b +: 8*BLOCK_IN]);
             end
-            wgt_q <= wgt_i ^ {(BLOCK_OUT * BLOCK_IN){8'h80}};
         end
     end
 
-    // ---------------------------------------------------------------- stage 2: dot products
+    // ---------------------------------------------------------------- stage 3: dot products
     // sum_i a_i * w'_i - 128 * sum_i a_i, wrapping in 32 bits (the exact result fits).
-    function automatic logic [31:0] dot(input logic [8*BLOCK_IN-1:0] a,
-                                        input logic [8*BLOCK_IN-1:0] w_offset,
-                                        input logic [31:0] a_sum);
-        logic [31:0] s;
-        s = '0;
-        for (int i = 0; i < BLOCK_IN; i++) begin
-            s = s + 32'($signed(a[8*i +: 8]) * $signed({1'b0, w_offset[8*i +: 8]}));
-        end
-        dot = s - (a_sum << 7);
-    endfunction
-
     for (genvar b = 0; b < BATCH; b++) begin : g_row
         for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_col
-            logic [31:0] sum_q;
+            // Products held as int32 words: the simulator loads and stores them whole;
+            // synthesis keeps the 17 bits that differ.
+            (* mem2reg *) logic [31:0] prod_q [BLOCK_IN];
+            logic [31:0] sum_q, dot;
+            always_comb begin
+                dot = '0;
+                for (int i = 0; i < BLOCK_IN; i++) dot = dot + prod_q[i];
+                dot = dot - (row_sum_q[32*b +: 32] << 7);
+            end
             always_ff @(posedge clk_i) begin
                 if (valid_q[0]) begin
-                    sum_q <= dot(inp_q[8*BLOCK_IN*b +: 8*BLOCK_IN],
-                                 wgt_q[8*BLOCK_IN*o +: 8*BLOCK_IN],
-                                 row_sum_q[32*b +: 32]);
+                    for (int i = 0; i < BLOCK_IN; i++) begin
+                        prod_q[i] <= 32'($signed(inp_q[8*(BLOCK_IN*b+i) +: 8]) *
+                                         $signed({1'b0, wgt_q[8*(BLOCK_IN*o+i) +: 8]}));
+                    end
                 end
+                if (valid_q[1]) sum_q <= dot;
             end
             assign sum_o[32*(b*BLOCK_OUT+o) +: 32] = sum_q;
         end

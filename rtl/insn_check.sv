@@ -15,13 +15,17 @@
 // on valid_o/illegal_o/range_error_o LATENCY cycles later, one instruction per cycle;
 // flush_i drops every instruction in flight. Each stage is one step of the arithmetic, so
 // that no path carries a product into a sum into a comparison:
-//   1  the reach products (extent-1)*stride, on one bank of 16x16 multipliers that the
-//      three opcodes share (they never need them at once), and the checks that need no
-//      arithmetic (illegal_o's, but LOAD packing's product)
-//   2  LOAD: entries = (z*rows)*cols, the one product of a product; GEMM/DRAIN: the
-//      terms of each buffer's largest address summed in pairs
-//   3, 4  the pairs summed again, down to one largest address per buffer
-//   5  the largest addresses against the depths, and the verdict
+//   1  the reach products (extent-1)*stride, on one bank of 17x17 multipliers that the
+//      three opcodes share (they never need them at once), as two sums of shifted
+//      partial products each; and the checks that need no arithmetic (illegal_o's, but
+//      LOAD packing's product)
+//   2  the products' two halves summed
+//   3  LOAD: entries = (z*rows)*cols, the one product of a product, in two halves;
+//      GEMM/DRAIN: the terms of each buffer's largest address summed in pairs
+//   4, 5  the pairs summed again, down to one largest address per buffer
+//   6  the largest addresses against the depths, and the verdict
+// The multipliers are built of logic, not DSPs: the check runs once per instruction,
+// and the FPGA's DSPs are the MAC array's (docs/fpga.md).
 // Sums are 36 bits: at most 6 terms of < 2^32 (16x16-bit products) and a 16-bit base
 // lie below 2^35, so no sum wraps and the verdict equals the software's uint64
 // arithmetic.
@@ -47,7 +51,7 @@ module insn_check #(
     output logic                                     range_error_o,
     output logic      [TAG_W-1:0]                    tag_o
 );
-    localparam int LATENCY = 5;  // cycles from valid_i to valid_o (the stages above)
+    localparam int LATENCY = 6;  // cycles from valid_i to valid_o (the stages above)
     localparam int AW = 36;      // address sums (above)
     localparam int NP = 12;      // shared multipliers: GEMM's reach products
 
@@ -73,6 +77,18 @@ module insn_check #(
 
     function automatic logic misaligned(input logic [31:0] v);
         misaligned = (v & BEAT_MASK) != '0;
+    endfunction
+
+    // a * b's partial products of b's bits [lo, lo + n), summed: a multiplier in logic
+    // (shifts and adds, which synthesis keeps out of the DSPs), in two halves.
+    function automatic logic [33:0] product_part(input logic [16:0] a, input logic [16:0] b,
+                                                 input int lo, input int n);
+        logic [33:0] sum;
+        sum = '0;
+        for (int i = 0; i < 17; i++) begin
+            if (i >= lo && i < lo + n && b[i]) sum = sum + (34'(a) << i);
+        end
+        product_part = sum;
     endfunction
 
     // ------------------------------------------------------------ valid chain
@@ -215,7 +231,8 @@ module insn_check #(
     (* mem2reg *) logic [AW-1:0] s1_base [3]; // GEMM: ACC, INP, WGT bases; DRAIN: ACC base + acc_add;
                                         // LOAD: sram_base in 0
     logic [AW-1:0]   s1_prm_max;        // GEMM/DRAIN: prm_base + n_kb - 1
-    (* mem2reg *) logic [33:0] s1_p [NP];
+    (* mem2reg *) logic [33:0] s1_lo [NP];  // the products' halves: b's bits 0-8
+    (* mem2reg *) logic [33:0] s1_hi [NP];  // and 9-16
     always_ff @(posedge clk_i) begin
         if (ld[0]) begin
             s1_kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
@@ -242,52 +259,79 @@ module insn_check #(
             // PRM is checked whether or not init is set (docs/isa.md)
             s1_prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
                                    : AW'(g.prm_base) + AW'(g_n_kb_m1);
-            for (int k = 0; k < NP; k++) s1_p[k] <= 34'(mul_a[k]) * 34'(mul_b[k]);
+            for (int k = 0; k < NP; k++) begin
+                s1_lo[k] <= product_part(mul_a[k], mul_b[k], 0, 9);
+                s1_hi[k] <= product_part(mul_a[k], mul_b[k], 9, 8);
+            end
         end
     end
 
-    // ------------------------------------------------------------ stage 2
+    // ------------------------------------------------------------ stage 2: the products
+    kind_e           s1b_kind;
+    logic            s1b_illegal, s1b_l_packs;
+    logic [1:0]      s1b_l_buffer;
+    logic [16:0]     s1b_l_cols;
+    (* mem2reg *) logic [AW-1:0] s1b_base [3];
+    logic [AW-1:0]   s1b_prm_max;
+    (* mem2reg *) logic [33:0] s1_p [NP];
+    always_ff @(posedge clk_i) begin
+        if (ld[1]) begin
+            s1b_kind     <= s1_kind;
+            s1b_illegal  <= s1_illegal;
+            s1b_l_packs  <= s1_l_packs;
+            s1b_l_buffer <= s1_l_buffer;
+            s1b_l_cols   <= s1_l_cols;
+            s1b_prm_max  <= s1_prm_max;
+            for (int r = 0; r < 3; r++) s1b_base[r] <= s1_base[r];
+            for (int k = 0; k < NP; k++) s1_p[k] <= s1_lo[k] + s1_hi[k];
+        end
+    end
+
+    // ------------------------------------------------------------ stage 3
     // LOAD: entries = z * rows * cols, the first product saturated to 17 bits: when z *
     // rows alone exceeds 65536, the largest depth, the load is out of range whatever
-    // cols (>= 1 when legal) is. GEMM/DRAIN: terms summed in pairs.
+    // cols (>= 1 when legal) is; its two halves go to t[1] and t[2]. GEMM/DRAIN: terms
+    // summed in pairs.
     kind_e         s2_kind;
     logic          s2_illegal, s2_l_huge;
     logic [1:0]    s2_l_buffer;
     logic [AW-1:0] s2_prm_max;
-    (* mem2reg *) logic [AW-1:0] s2_t [8];  // ACC 0-1, INP 2-4, WGT 5-7; LOAD: sram_base 0, entries 1
+    (* mem2reg *) logic [AW-1:0] s2_t [8];  // ACC 0-1, INP 2-4, WGT 5-7; LOAD: sram_base 0,
+                                             // entries 1-2
     always_ff @(posedge clk_i) begin
-        if (ld[1]) begin
-            s2_kind     <= s1_kind;
-            s2_illegal  <= s1_illegal ||
-                           (s1_kind == K_LOAD && s1_l_packs && s1_p[1] > 34'(BLOCK_IN));
+        if (ld[2]) begin
+            s2_kind     <= s1b_kind;
+            s2_illegal  <= s1b_illegal ||
+                           (s1b_kind == K_LOAD && s1b_l_packs && s1_p[1] > 34'(BLOCK_IN));
             s2_l_huge   <= s1_p[0] > 34'd65536;
-            s2_l_buffer <= s1_l_buffer;
-            s2_prm_max  <= s1_prm_max;
-            if (s1_kind == K_LOAD) begin
-                s2_t[0] <= s1_base[0];
-                s2_t[1] <= AW'(34'(s1_p[0][16:0]) * 34'(s1_l_cols));
-                for (int k = 2; k < 8; k++) s2_t[k] <= '0;
+            s2_l_buffer <= s1b_l_buffer;
+            s2_prm_max  <= s1b_prm_max;
+            if (s1b_kind == K_LOAD) begin
+                s2_t[0] <= s1b_base[0];
+                s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 0, 9));
+                s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 9, 8));
+                for (int k = 3; k < 8; k++) s2_t[k] <= '0;
             end else begin
-                s2_t[0] <= s1_base[0] + AW'(s1_p[0]);
+                s2_t[0] <= s1b_base[0] + AW'(s1_p[0]);
                 s2_t[1] <= AW'(s1_p[1]) + AW'(s1_p[2]);
-                s2_t[2] <= s1_base[1] + AW'(s1_p[3]);
+                s2_t[2] <= s1b_base[1] + AW'(s1_p[3]);
                 s2_t[3] <= AW'(s1_p[4]) + AW'(s1_p[5]);
                 s2_t[4] <= AW'(s1_p[6]) + AW'(s1_p[7]);
-                s2_t[5] <= s1_base[2] + AW'(s1_p[8]);
+                s2_t[5] <= s1b_base[2] + AW'(s1_p[8]);
                 s2_t[6] <= AW'(s1_p[9]) + AW'(s1_p[10]);
                 s2_t[7] <= AW'(s1_p[11]);
             end
         end
     end
 
-    // ------------------------------------------------------------ stage 3
+    // ------------------------------------------------------------ stage 4
     kind_e         s3_kind;
     logic          s3_illegal, s3_l_huge;
     logic [1:0]    s3_l_buffer;
     logic [AW-1:0] s3_prm_max;
     (* mem2reg *) logic [AW-1:0] s3_t [5];  // ACC 0, INP 1-2, WGT 3-4
     always_ff @(posedge clk_i) begin
-        if (ld[2]) begin
+        if (ld[3]) begin
             s3_kind     <= s2_kind;
             s3_illegal  <= s2_illegal;
             s3_l_huge   <= s2_l_huge;
@@ -301,25 +345,26 @@ module insn_check #(
         end
     end
 
-    // ------------------------------------------------------------ stage 4
+    // ------------------------------------------------------------ stage 5
     kind_e         s4_kind;
     logic          s4_illegal, s4_l_huge;
     logic [1:0]    s4_l_buffer;
     logic [AW-1:0] s4_prm_max, s4_acc_max, s4_inp_max, s4_wgt_max;
     always_ff @(posedge clk_i) begin
-        if (ld[3]) begin
+        if (ld[4]) begin
             s4_kind     <= s3_kind;
             s4_illegal  <= s3_illegal;
             s4_l_huge   <= s3_l_huge;
             s4_l_buffer <= s3_l_buffer;
             s4_prm_max  <= s3_prm_max;
-            s4_acc_max  <= s3_t[0];  // LOAD: sram_base + entries, one past its largest address
+            // LOAD: sram_base + entries, one past its largest address
+            s4_acc_max  <= s3_kind == K_LOAD ? s3_t[0] + s3_t[1] : s3_t[0];
             s4_inp_max  <= s3_t[1] + s3_t[2];
             s4_wgt_max  <= s3_t[3] + s3_t[4];
         end
     end
 
-    // ------------------------------------------------------------ stage 5: the verdict
+    // ------------------------------------------------------------ stage 6: the verdict
     logic [AW-1:0] l_depth;
     logic          range_error;
     always_comb begin
@@ -335,7 +380,7 @@ module insn_check #(
         endcase
     end
     always_ff @(posedge clk_i) begin
-        if (ld[4]) begin
+        if (ld[5]) begin
             illegal_o     <= s4_illegal;
             range_error_o <= !s4_illegal && range_error;
         end

@@ -6,19 +6,21 @@
 #pragma once
 #include <cstdint>
 
+#include "hw/hw_params.hpp"
+
 namespace accel::timing {
 
 // The cost model.
 constexpr int64_t kStartCycles = 1;      // CSR start to fetch's first request
 constexpr int64_t kDoneCycles = 3;       // last completion to the end of the run
-constexpr int64_t kGemmPipeline = 2;     // a GEMM's completion after its last issue
+constexpr int64_t kGemmPipeline = 3;     // a GEMM's completion after its last issue
 constexpr int64_t kDrainLead = 3;        // DRAIN start to its first AW, besides the
                                          // first burst's addresses
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
-constexpr int64_t kAddPipeline = 4;      // add mode: the operands' rescaling stages
-                                         // before the requant pipeline
-constexpr int64_t kDoubleScalePipeline = 1;  // double-scale mode: double_requant's stages
-                                             // beyond requant's
+constexpr int64_t kAddPipeline = kAddOperandsLatency;  // add mode: the operands'
+                                                     // rescaling before requant
+constexpr int64_t kDoubleScalePipeline =             // double-scale mode: double_requant's
+    int64_t{kDoubleRequantLatency} - kRequantLatency;  // stages beyond requant's
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B

@@ -17,7 +17,14 @@ constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
 // Cycles from an instruction entering fetch's checker (rtl/insn_check.sv, one a cycle, in
 // program order, once its beats are in) to its verdict; fetch keeps the verdict with the
 // instruction's slot and may dispatch it the cycle after.
-constexpr uint32_t kCheckLatency = 5;
+constexpr uint32_t kCheckLatency = 6;
+// The drain's pipelines, cycles from an ACC read's data to the result (each module's
+// bench checks its LATENCY or STAGES against these): requant (rtl/requant.sv); in add
+// mode add_operands (rtl/add_operands.sv) before it; in double-scale mode double_requant
+// (rtl/double_requant.sv) instead of it.
+constexpr uint32_t kRequantLatency = 10;
+constexpr uint32_t kAddOperandsLatency = 9;
+constexpr uint32_t kDoubleRequantLatency = 12;
 constexpr uint32_t kTokenMax = 255;       // tokens a dependency queue can hold
 constexpr uint32_t kMaxSramDepth = uint32_t{1} << isa::kSramAddrBits;  // SRAM addresses
 static_assert(kPrmDepth <= isa::field_max(isa::kPrmAddrBits) + 1, "prm_base must reach every entry");

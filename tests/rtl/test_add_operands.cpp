@@ -1,8 +1,10 @@
 // add_operands: every lane's sum bit-exact with accel::rescaled_sum (the host ADD
 // kernel's and fsim's add mode's arithmetic), for TFLite-like operands (x + offset in
 // [-255, 255], left shift 20, input rescalings at most 1/2) and for arbitrary int32
-// operands, shifts and multipliers; inputs arrive with random gaps, and each result and
-// its tag must appear exactly 4 cycles after its input.
+// operands, shifts and multipliers. A beat's two operands arrive one after the other,
+// with random gaps between them and between beats, and each result and its tag must
+// appear exactly the module's STAGES cycles after the second operand (the latency the
+// cost model takes, hw/hw_params.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 
 #include "Vadd_operands.h"
 #include "Vadd_operands___024root.h"  // the elaborated parameters (built with --public)
+#include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "ops/quant.hpp"
 #include "bench_util.hpp"
@@ -23,7 +26,8 @@ namespace accel::bench {
 namespace {
 
 constexpr int kLanes = static_cast<int>(Vadd_operands___024root::add_operands__DOT__LANES);
-constexpr int kLatency = 4;  // docs/isa.md: the add mode's extra stages
+constexpr int kLatency = static_cast<int>(Vadd_operands___024root::add_operands__DOT__STAGES);
+static_assert(kLatency == static_cast<int>(kAddOperandsLatency), "hw_params.hpp's latency");
 
 struct Beat {
     std::vector<int32_t> a, b;
@@ -43,31 +47,40 @@ Result expected(const Beat& x) {
     return r;
 }
 
-// Feeds `beats` beats from `next` with idle gaps and checks each output against the
-// beat sent kLatency cycles before. Returns every lane's sum.
+// Feeds `beats` beats from `next`, each as its two operands, with idle gaps, and checks
+// each output against the beat whose second operand went in kLatency cycles before.
+// Returns every lane's sum.
 template <typename Next>
 std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) {
     std::deque<std::optional<Result>> shadow(kLatency);
     std::mt19937 rng(seed);
     std::vector<int32_t> out;
+    Beat x = next();
+    bool second = false;  // the next operand to send is x's second
     for (int sent = 0, cycle = 0;
          sent < beats || std::any_of(shadow.begin(), shadow.end(), [](const auto& s) { return s.has_value(); });
          ++cycle) {
         const bool valid = sent < beats && rng() % 4 != 0;
-        const Beat x = next();  // idle cycles present a beat too: it must be ignored
+        // idle cycles present an operand too, with the other flag: it must be ignored
+        const bool flag = valid ? second : rng() % 2 == 0;
+        const std::vector<int32_t>& acc = flag ? x.b : x.a;
+        const QuantizedMultiplier& q = flag ? x.qb : x.qa;
         m.valid_i = valid;
-        for (int j = 0; j < kLanes; ++j) {
-            put_bits(m.acc1_i, 32 * j, 32, static_cast<uint32_t>(x.a[j]));
-            put_bits(m.acc2_i, 32 * j, 32, static_cast<uint32_t>(x.b[j]));
-        }
-        put_bits(m.quant_i, 0, isa::kQuantLaneBits, isa::quant_lane(x.qa.multiplier, x.qa.shift));
-        put_bits(m.quant_i, isa::kQuantLaneBits, isa::kQuantLaneBits,
-                 isa::quant_lane(x.qb.multiplier, x.qb.shift));
+        m.second_i = flag;
+        for (int j = 0; j < kLanes; ++j) put_bits(m.acc_i, 32 * j, 32, static_cast<uint32_t>(acc[j]));
+        put_bits(m.quant_i, 0, isa::kQuantLaneBits, isa::quant_lane(q.multiplier, q.shift));
         m.shift_i = static_cast<uint8_t>(x.shift);
         m.tag_i = x.tag;
         tick(m);
-        shadow.push_front(valid ? std::optional<Result>(expected(x)) : std::nullopt);
-        if (valid) ++sent;
+        const bool done = valid && second;  // a beat's second operand went in
+        shadow.push_front(done ? std::optional<Result>(expected(x)) : std::nullopt);
+        if (valid) {
+            if (second) {
+                ++sent;
+                x = next();
+            }
+            second = !second;
+        }
         shadow.pop_back();
         const std::optional<Result> due = shadow.back();  // presented kLatency ticks ago, this one included
         EXPECT_EQ(m.valid_o, due.has_value()) << "cycle " << cycle;

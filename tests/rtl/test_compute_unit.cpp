@@ -20,6 +20,7 @@
 
 #include "Vcompute_unit.h"
 #include "Vcompute_unit___024root.h"  // the elaborated parameters (built with --public)
+#include "compiler/rtl_timing.hpp"
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
 
@@ -39,7 +40,9 @@ constexpr uint32_t kInpWords = (kBatch * kBi + 3) / 4;
 constexpr uint32_t kWgtWords = (kBo * kBi + 3) / 4;
 constexpr uint32_t kBiasWords = kBo;
 constexpr uint32_t kAccWords = kBatch * kBo;
-constexpr uint32_t kPipelineCycles = 3;  // n steps take n + 3 cycles (compute_unit.sv)
+// n steps take n + kPipelineCycles cycles (compute_unit.sv): the cost model's GEMM
+// completion, kGemmPipeline cycles after the last step's issue.
+constexpr uint32_t kPipelineCycles = static_cast<uint32_t>(timing::kGemmPipeline) + 1;
 
 // An SRAM of `depth` entries of `words` 32-bit words.
 struct Mem {

@@ -15,6 +15,7 @@
 
 #include "Vrequant.h"
 #include "Vrequant___024root.h"  // the elaborated parameters (built with --public)
+#include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "ops/quant.hpp"
 #include "bench_util.hpp"
@@ -183,7 +184,7 @@ std::vector<int8_t> run(Vrequant& m, Next next, int beats, double stall, uint32_
 
 TEST(Requant, ParametersAreSane) {
     EXPECT_GE(kLanes, 1);
-    EXPECT_EQ(kLatency, 5);
+    EXPECT_EQ(kLatency, static_cast<int>(kRequantLatency));  // the cost model's (hw_params.hpp)
 }
 
 TEST(Requant, GoldenEdgeCasesOneAtATime) {
