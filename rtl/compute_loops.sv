@@ -4,6 +4,12 @@
 // that increments (the levels inside it restart at 0), so address generators can follow
 // the nest with additions only. After the last step every counter is back at 0, which is
 // also the state after reset: the first step of the next instruction needs no set-up.
+//
+// Whether a counter holds its last value is kept in a register, worked out when the
+// counter moves (from the count before, so no comparison follows the increment), except
+// in the first step of an instruction, where every counter is 0 and the extents are
+// new: there it is extent == 1. So a step's carries start from registers, not from
+// comparisons against the instruction's fields (the FPGA's longest path, docs/fpga.md).
 `default_nettype none
 
 module compute_loops (
@@ -24,16 +30,32 @@ module compute_loops (
     logic [LEVELS-1:0] at_end;   // counter l holds its last value
     logic [LEVELS-1:FIRST_REDUCTION_LEVEL] at_zero;  // reduction counter l holds 0
     logic [LEVELS:0]   carry;    // carry[l]: every level inside l is at its end
+    logic              fresh_q;  // no step of this instruction yet: every counter is 0
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) fresh_q <= 1'b1;
+        else if (step_i) fresh_q <= carry[0];  // after the last step, the next is fresh
+    end
 
     for (genvar l = 0; l < LEVELS; l++) begin : g_level
         logic [15:0] idx_q;
-        assign at_end[l] = idx_q == extent_i[16*l +: 16] - 16'd1;
+        logic        at_end_q;  // idx_q == extent - 1, when not fresh
+        logic        one;       // the extent is 1: counter 0 is also its last value
+        assign one = extent_i[16*l +: 16] == 16'd1;
+        assign at_end[l] = fresh_q ? one : at_end_q;
         if (l >= FIRST_REDUCTION_LEVEL) begin : g_reduction
             assign at_zero[l] = idx_q == 16'd0;
         end
         always_ff @(posedge clk_i) begin
-            if (rst_i)                     idx_q <= '0;
-            else if (step_i && carry[l+1]) idx_q <= at_end[l] ? 16'd0 : idx_q + 16'd1;
+            if (rst_i) begin
+                idx_q    <= '0;
+                at_end_q <= 1'b0;
+            end else if (step_i && carry[l+1]) begin
+                idx_q    <= at_end[l] ? 16'd0 : idx_q + 16'd1;
+                at_end_q <= at_end[l] ? one : idx_q == extent_i[16*l +: 16] - 16'd2;
+            end else if (step_i && fresh_q) begin
+                at_end_q <= one;  // the counter stays at 0 for now
+            end
         end
     end
 

@@ -1,7 +1,12 @@
 // Show-ahead FIFO in registers: rdata_o is the head entry whenever empty_o is low, and
 // pop_i removes it. Meant for short queues of wide entries (the units' instruction
-// queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: the head is readable
-// in the cycle it is written, with no read latency.
+// queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: an entry pushed in one
+// cycle is the head from the next, with no read latency.
+//
+// The head comes from a register of its own (a copy of the head entry, loaded with the
+// next one as the head is popped), not from a multiplexer over the entries: the units
+// decode their instruction from it, and a wide multiplexer steered by the read pointer
+// was the FPGA's longest path (docs/fpga.md).
 //
 // Contract: push_i only while !full_o, pop_i only while !empty_o (assertions check it
 // under ACCEL_ASSERT). Both are guarded anyway: a push while full is ignored (even if
@@ -46,11 +51,20 @@ module sync_fifo #(
     assign empty_o = (count_q == '0);
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
-    assign rdata_o = data_q[rptr_q];
+
 
     function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
         next_ptr = (p == LAST) ? '0 : p + PW'(1);
     endfunction
+
+    // The head register: the entry after the head when the head leaves and one is
+    // there, the entry pushed when the FIFO is (or becomes) empty, else unchanged.
+    logic [WIDTH-1:0] head_q;
+    assign rdata_o = head_q;
+    always_ff @(posedge clk_i) begin
+        if (do_pop && count_q > CW'(1)) head_q <= data_q[next_ptr(rptr_q)];
+        else if (do_push && (empty_o || (do_pop && count_q == CW'(1)))) head_q <= wdata_i;
+    end
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
