@@ -2,6 +2,7 @@
 // dependency-token queues, run control (start, done, error mask) and the performance
 // counters, behind an AXI4-Lite control slave and an AXI4 memory master.
 // Sizes default to the generated package of the hardware config it is built for.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_top #(
@@ -111,13 +112,13 @@ module accel_top #(
     logic [INSN_BITS-1:0] load_insn, gemm_insn, drain_insn;
     logic load_done, gemm_done, drain_done;
 
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_load_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_load_queue (
         .clk_i, .rst_i(unit_rst), .push_i(load_push), .wdata_i(dispatch_insn),
         .full_o(load_full), .pop_i(load_done), .rdata_o(load_insn), .empty_o(load_empty));
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_gemm_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_gemm_queue (
         .clk_i, .rst_i(unit_rst), .push_i(gemm_push), .wdata_i(dispatch_insn),
         .full_o(gemm_full), .pop_i(gemm_done), .rdata_o(gemm_insn), .empty_o(gemm_empty));
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_drain_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_drain_queue (
         .clk_i, .rst_i(unit_rst), .push_i(drain_push), .wdata_i(dispatch_insn),
         .full_o(drain_full), .pop_i(drain_done), .rdata_o(drain_insn), .empty_o(drain_empty));
 
@@ -175,19 +176,19 @@ module accel_top #(
     logic [QUANT_W-1:0] quant_wdata, quant_rdata;
     logic [ACC_W-1:0] acc_wdata, acc_rdata;
 
-    sram_1r1w #(.WIDTH(INP_W), .DEPTH(INP_DEPTH)) u_inp (.clk_i, .we_i(inp_we),
+    accel_prim_sram_1r1w #(.WIDTH(INP_W), .DEPTH(INP_DEPTH)) u_inp (.clk_i, .we_i(inp_we),
         .waddr_i(inp_waddr), .wdata_i(inp_wdata), .re_i(inp_re), .raddr_i(inp_raddr),
         .rdata_o(inp_rdata));
-    sram_1r1w #(.WIDTH(WGT_W), .DEPTH(WGT_DEPTH)) u_wgt (.clk_i, .we_i(wgt_we),
+    accel_prim_sram_1r1w #(.WIDTH(WGT_W), .DEPTH(WGT_DEPTH)) u_wgt (.clk_i, .we_i(wgt_we),
         .waddr_i(wgt_waddr), .wdata_i(wgt_wdata), .re_i(wgt_re), .raddr_i(wgt_raddr),
         .rdata_o(wgt_rdata));
-    sram_1r1w #(.WIDTH(BIAS_W), .DEPTH(PRM_DEPTH)) u_bias (.clk_i, .we_i(bias_we),
+    accel_prim_sram_1r1w #(.WIDTH(BIAS_W), .DEPTH(PRM_DEPTH)) u_bias (.clk_i, .we_i(bias_we),
         .waddr_i(bias_waddr), .wdata_i(bias_wdata), .re_i(bias_re), .raddr_i(bias_raddr),
         .rdata_o(bias_rdata));
-    sram_1r1w #(.WIDTH(QUANT_W), .DEPTH(PRM_DEPTH)) u_quant (.clk_i, .we_i(quant_we),
+    accel_prim_sram_1r1w #(.WIDTH(QUANT_W), .DEPTH(PRM_DEPTH)) u_quant (.clk_i, .we_i(quant_we),
         .waddr_i(quant_waddr), .wdata_i(quant_wdata), .re_i(quant_re), .raddr_i(quant_raddr),
         .rdata_o(quant_rdata));
-    sram_1r1w #(.WIDTH(ACC_W), .DEPTH(ACC_DEPTH)) u_acc (.clk_i, .we_i(acc_we),
+    accel_prim_sram_1r1w #(.WIDTH(ACC_W), .DEPTH(ACC_DEPTH)) u_acc (.clk_i, .we_i(acc_we),
         .waddr_i(acc_waddr), .wdata_i(acc_wdata), .re_i(acc_re), .raddr_i(acc_raddr),
         .rdata_o(acc_rdata));
 
@@ -311,17 +312,17 @@ module accel_top #(
         .unit_state_i({drain_state, gemm_state, load_state, fetch_state}),
         .counters_i(counters_q));
 
-`ifdef ACCEL_ASSERT
+`ifdef ACCEL_ASSERT_ON
     // AXI rules on the master port: every request channel holds its payload until
     // accepted, and each burst's W beats number its AWLEN + 1, WLAST on the last. W may
     // run ahead of AW (drain_burst_writer), so both sides' bursts queue here.
-    valid_ready_check #(.WIDTH(41), .NAME("accel_top: AR")) u_ar_check (
+    accel_prim_valid_ready_check #(.WIDTH(41)) u_ar_check (
         .clk_i, .rst_i, .valid_i(m_axi_arvalid), .ready_i(m_axi_arready),
         .payload_i({m_axi_arid, m_axi_araddr, m_axi_arlen}));
-    valid_ready_check #(.WIDTH(40), .NAME("accel_top: AW")) u_aw_check (
+    accel_prim_valid_ready_check #(.WIDTH(40)) u_aw_check (
         .clk_i, .rst_i, .valid_i(m_axi_awvalid), .ready_i(m_axi_awready),
         .payload_i({m_axi_awaddr, m_axi_awlen}));
-    valid_ready_check #(.WIDTH(DW + 1), .NAME("accel_top: W")) u_w_check (
+    accel_prim_valid_ready_check #(.WIDTH(DW + 1)) u_w_check (
         .clk_i, .rst_i, .valid_i(m_axi_wvalid), .ready_i(m_axi_wready),
         .payload_i({m_axi_wdata, m_axi_wlast}));
 

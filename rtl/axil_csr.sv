@@ -15,6 +15,7 @@
 // write is performed once both are held and the previous B has been taken, so B
 // responses come in order. A read is answered the cycle after its AR, with the
 // register's value in the AR cycle; the next AR is taken once R has been taken.
+`include "accel_assert.svh"
 `default_nettype none
 
 module axil_csr #(
@@ -60,12 +61,12 @@ module axil_csr #(
     assign cnt_word = s_axil_araddr[2 +: CWW] - CNT_BASE[2 +: CWW];
 
     assign s_axil_arready = !s_axil_rvalid;
-`ifdef ACCEL_ASSERT
+`ifdef ACCEL_ASSERT_ON
     // AXI4-Lite: a response, once valid, stays unchanged until the master takes it.
-    valid_ready_check #(.WIDTH(34), .NAME("axil_csr: R")) u_r_check (
+    accel_prim_valid_ready_check #(.WIDTH(34)) u_r_check (
         .clk_i, .rst_i, .valid_i(s_axil_rvalid), .ready_i(s_axil_rready),
         .payload_i({s_axil_rdata, s_axil_rresp}));
-    valid_ready_check #(.WIDTH(2), .NAME("axil_csr: B")) u_b_check (
+    accel_prim_valid_ready_check #(.WIDTH(2)) u_b_check (
         .clk_i, .rst_i, .valid_i(s_axil_bvalid), .ready_i(s_axil_bready),
         .payload_i(s_axil_bresp));
 `endif

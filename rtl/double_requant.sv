@@ -29,6 +29,7 @@
 // and act_max travel with their lanes. Stages: 0 the decoded inputs (|acc|, m, k), 1 the
 // 32x53 product A (6 18x18 DSPs on an ECP5), 2 d and A plus the rounding constants,
 // 3 the shift to |R|, 4 the signed int32 R, 5 zero point and clamp.
+`include "accel_assert.svh"
 `default_nettype none
 
 module double_requant #(
@@ -147,14 +148,12 @@ module double_requant #(
             end
         end
 
-`ifdef ACCEL_ASSERT
         // The decode's promises to the stages after it: a non-zero product comes only
         // from the normal range (k in [22, 84], no saturation flag), so 2^(k-1) and the
         // shift by k stay inside A.
-        a_product_in_range: assert property (@(posedge clk_i) disable iff (rst_i)
-            valid_q[1] && a1_q != '0 |-> k1_q >= 7'd22 && k1_q <= 7'(PW) && !sat_q[1])
-            else $error("double_requant: lane %0d: non-zero product outside the normal range", j);
-`endif
+        `ACCEL_ASSERT(a_product_in_range,
+                      valid_q[1] && a1_q != '0 |-> k1_q >= 7'd22 && k1_q <= 7'(PW) && !sat_q[1],
+                      clk_i, rst_i)
 
         assign q_o[8*j +: 8] = q5_q;
     end

@@ -10,9 +10,9 @@
 //   length to the W side, which sends its beats with w_last on the last. W never waits
 //   for the AW handshake (AXI: the master must not wait for AWREADY before WVALID),
 //   only for the burst's length to be known.
-// - Data beats wait in a BUF_DEPTH-beat buffer (sram_1r1w). addr_ready_o reserves a
-//   slot for each address accepted, so the data side (beat_valid_i) never needs a
-//   ready: the caller may run a pipeline of any length between the two.
+// - Data beats wait in a BUF_DEPTH-beat buffer (accel_prim_sram_1r1w). addr_ready_o
+//   reserves a slot for each address accepted, so the data side (beat_valid_i) never
+//   needs a ready: the caller may run a pipeline of any length between the two.
 // - A B response with an error code: err_o pulses (once), no more addresses are
 //   accepted, the bursts already closed still complete on the bus (so no slave is left
 //   with half a burst), and bus_quiet_o tells when nothing is owed any more.
@@ -106,7 +106,7 @@ module drain_burst_writer #(
 
     // ---------------------------------------------------------------- AW
     logic aw_fire;
-    sync_fifo #(.WIDTH(36), .DEPTH(CMD_DEPTH)) u_cmd (
+    accel_prim_fifo_sync #(.WIDTH(36), .DEPTH(CMD_DEPTH)) u_cmd (
         .clk_i, .rst_i, .push_i(close), .wdata_i(cmd_push),
         .full_o(cmd_full), .pop_i(aw_fire), .rdata_o(cmd_head), .empty_o(cmd_empty));
 
@@ -125,7 +125,7 @@ module drain_burst_writer #(
 
     assign rd = (mem_cnt_q != '0) && (!head_v_q || w_fire);
 
-    sram_1r1w #(.WIDTH(DW), .DEPTH(BUF_DEPTH)) u_buf (
+    accel_prim_sram_1r1w #(.WIDTH(DW), .DEPTH(BUF_DEPTH)) u_buf (
         .clk_i, .we_i(beat_valid_i), .waddr_i(wp_q), .wdata_i(beat_i),
         .re_i(rd), .raddr_i(rp_q), .rdata_o(w_data_o));
 
@@ -146,7 +146,7 @@ module drain_burst_writer #(
 
     // ---------------------------------------------------------------- W
     logic [3:0] wcnt_q;  // beat of the current W burst
-    sync_fifo #(.WIDTH(4), .DEPTH(WLEN_DEPTH)) u_wlen (
+    accel_prim_fifo_sync #(.WIDTH(4), .DEPTH(WLEN_DEPTH)) u_wlen (
         .clk_i, .rst_i, .push_i(close), .wdata_i(blen_m1),
         .full_o(wlen_full), .pop_i(w_fire && w_last_o), .rdata_o(wlen_head),
         .empty_o(wlen_empty));

@@ -27,6 +27,7 @@
 // after every B response of the instruction arrived. A B response with an error pulses
 // err_o (BUS_ERROR), stops reading, lets the bursts already formed finish on the bus,
 // then halts (state 3) until reset; that instruction never completes.
+`include "accel_assert.svh"
 `default_nettype none
 
 module drain_unit #(
@@ -328,12 +329,8 @@ module drain_unit #(
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(dq_valid), .q_o(dq_q));
 
-`ifdef ACCEL_ASSERT
     // The modes never overlap: one pipeline's results at a time reach the writer.
-    one_pipeline_at_a_time: assert property (@(posedge clk_i) disable iff (rst_i)
-        !(rq_valid && dq_valid))
-        else $error("drain_unit: requant and double_requant results in the same cycle");
-`endif
+    `ACCEL_ASSERT(a_one_pipeline_at_a_time, !(rq_valid && dq_valid), clk_i, rst_i)
 
     // ---------------------------------------------------------------- AXI write
     drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),

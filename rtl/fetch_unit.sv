@@ -28,6 +28,7 @@
 //
 // state_o: idle (stopped), waiting (the next instruction waits for a full queue), busy.
 // quiet_o: no read outstanding, and stopped or waiting for a full queue.
+`include "accel_assert.svh"
 `default_nettype none
 
 module fetch_unit #(
@@ -174,9 +175,9 @@ module fetch_unit #(
     assign ar_valid_o = ar_valid_q;
     assign ar_addr_o  = ar_addr_q;
     assign ar_len_o   = 8'(BEATS - 1);
-`ifdef ACCEL_ASSERT
+`ifdef ACCEL_ASSERT_ON
     // AXI: a read request stays unchanged until accepted, whatever stops fetch meanwhile.
-    valid_ready_check #(.WIDTH(40), .NAME("fetch_unit: AR")) u_ar_check (
+    accel_prim_valid_ready_check #(.WIDTH(40)) u_ar_check (
         .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
         .payload_i({ar_addr_o, ar_len_o}));
 `endif

@@ -7,6 +7,7 @@
 // MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
 // The next burst is computed from registers only, so one AR can issue per cycle
 // (segments of a single beat still stream at a beat per cycle).
+`include "accel_assert.svh"
 `default_nettype none
 
 module load_burst_gen #(
@@ -159,18 +160,12 @@ module load_burst_gen #(
         end
     end
 
-`ifdef ACCEL_ASSERT
     // A LOAD starts only on an idle generator; a burst's last beat only returns for a
     // burst in flight, and no more than MAX_OUTSTANDING are.
-    a_start_idle: assert property (@(posedge clk_i) disable iff (rst_i) start_i |-> idle_o)
-        else $error("load_burst_gen: start while busy");
-    a_last_in_flight: assert property (@(posedge clk_i) disable iff (rst_i)
-                                       r_last_i |-> (cnt_q != '0))
-        else $error("load_burst_gen: a last beat with no burst in flight");
-    a_segment_nonempty: assert property (@(posedge clk_i) disable iff (rst_i)
-                                         start_i |-> (seg_beats_i != '0 && seg_count_i != '0))
-        else $error("load_burst_gen: an empty segment or row");
-`endif
+    `ACCEL_ASSERT(a_start_idle, start_i |-> idle_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_last_in_flight, r_last_i |-> cnt_q != '0, clk_i, rst_i)
+    `ACCEL_ASSERT(a_segment_nonempty, start_i |-> seg_beats_i != '0 && seg_count_i != '0,
+                  clk_i, rst_i)
 endmodule
 
 `default_nettype wire

@@ -6,6 +6,7 @@
 // (P-1)*C. The first P-1 entries of a row only fill the window (keep_i low). With
 // pack_taps 0 an entry passes through unchanged. No added latency: the write carries
 // the window as updated by the entry it takes.
+`include "accel_assert.svh"
 `default_nettype none
 
 module load_pack #(
@@ -71,13 +72,11 @@ module load_pack #(
     assign we_o    = take_i && (!on_q || keep_q);
     assign wdata_o = on_q ? window : entry_i;
 
-`ifdef ACCEL_ASSERT
-    // Fetch refuses a LOAD whose P taps of C bytes overflow an image's block.
-    a_fits: assert property (@(posedge clk_i)
-        start_i && taps_i != 8'd0 |-> bytes_i != 8'd0 && 16'(taps_i) * 16'(bytes_i) <= 16'(BLOCK_IN))
-        else $error("load_pack: pack_taps %0d x pack_bytes %0d exceed BLOCK_IN %0d",
-                    taps_i, bytes_i, BLOCK_IN);
-`endif
+    // Fetch refuses a LOAD whose P taps of C bytes overflow an image's block. (The
+    // module has no reset: the check holds on every edge.)
+    `ACCEL_ASSERT(a_fits, start_i && taps_i != 8'd0
+                          |-> bytes_i != 8'd0 && 16'(taps_i) * 16'(bytes_i) <= 16'(BLOCK_IN),
+                  clk_i, 1'b0)
 endmodule
 
 `default_nettype wire

@@ -10,6 +10,7 @@
 // of its last SRAM write, once every burst's last beat has arrived. A beat with a
 // non-OKAY response raises BUS_ERROR and halts the unit for good (until reset); the
 // beats still outstanding are accepted and discarded.
+`include "accel_assert.svh"
 `default_nettype none
 
 module load_unit #(
@@ -220,9 +221,9 @@ module load_unit #(
         .r_last_i    (r_last_fire),
         .idle_o      (gen_idle)
     );
-`ifdef ACCEL_ASSERT
+`ifdef ACCEL_ASSERT_ON
     // AXI: the generator's read requests stay unchanged until accepted, a halt included.
-    valid_ready_check #(.WIDTH(40), .NAME("load_unit: AR")) u_ar_check (
+    accel_prim_valid_ready_check #(.WIDTH(40)) u_ar_check (
         .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
         .payload_i({ar_addr_o, ar_len_o}));
 `endif

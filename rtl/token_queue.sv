@@ -9,6 +9,7 @@
 //   cycle (combinational; docs/isa.md TOKEN_OVERFLOW).
 // - pop_i only while avail_o, by contract (an assertion under ACCEL_ASSERT); a pop of
 //   an empty queue is ignored.
+`include "accel_assert.svh"
 `default_nettype none
 
 module token_queue #(
@@ -46,15 +47,10 @@ module token_queue #(
         end
     end
 
-`ifdef ACCEL_ASSERT
     // A unit pops only a token that is there (or pushed in the same cycle), and the count
     // never passes MAX: a dropped token is reported as TOKEN_OVERFLOW, never wrapped.
-    a_no_underflow: assert property (@(posedge clk_i) disable iff (rst_i || clear_i)
-                                     pop_i && !push_i |-> avail_o)
-        else $error("token_queue: pop of an empty queue");
-    a_in_range: assert property (@(posedge clk_i) disable iff (rst_i) count_q <= MAX_COUNT)
-        else $error("token_queue: count above MAX");
-`endif
+    `ACCEL_ASSERT(a_no_underflow, pop_i && !push_i |-> avail_o, clk_i, rst_i || clear_i)
+    `ACCEL_ASSERT(a_in_range, count_q <= MAX_COUNT, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

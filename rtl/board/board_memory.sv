@@ -1,7 +1,7 @@
-// The board's stand-in for DRAM: MEM_BYTES of on-chip RAM (one board_ram) behind an
-// AXI4 slave for the accelerator's memory master, plus a byte-wide host port for the
-// UART bridge. The RAM has one port, so each cycle it serves one of: the host port
-// (first), a read beat or a write beat (these two alternate when both want it).
+// The board's stand-in for DRAM: MEM_BYTES of on-chip RAM (one accel_prim_sram_1p)
+// behind an AXI4 slave for the accelerator's memory master, plus a byte-wide host port
+// for the UART bridge. The RAM has one port, so each cycle it serves one of: the host
+// port (first), a read beat or a write beat (these two alternate when both want it).
 //
 // AXI4 slave: one read burst and one write burst at a time, INCR bursts of full beats.
 // A burst that is misaligned, not INCR of full beats, or reaches past MEM_BYTES is
@@ -87,7 +87,7 @@ module board_memory #(
     logic [AW-1:0] ram_addr;
     logic [DW-1:0] ram_wdata, ram_rdata;
 
-    board_ram #(.BYTES_PER_WORD(BEAT_BYTES), .DEPTH(DEPTH)) u_ram (
+    accel_prim_sram_1p #(.BYTES_PER_WORD(BEAT_BYTES), .DEPTH(DEPTH)) u_ram (
         .clk_i, .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
         .rdata_o(ram_rdata));
 

@@ -5,8 +5,8 @@
 // read: rdata_o holds (single-port SPRAM has no defined read-during-write).
 `default_nettype none
 
-module board_ram #(
-    parameter int BYTES_PER_WORD = 4,   // bytes per word (the AXI beat)
+module accel_prim_sram_1p #(
+    parameter int BYTES_PER_WORD = 4,   // bytes per word
     parameter int DEPTH = 16384,        // words
     localparam int WIDTH = 8 * BYTES_PER_WORD,
     localparam int AW = accel_isa_pkg::index_w(DEPTH)

@@ -8,9 +8,10 @@
 // pop_i is high in the same cycle: full_o says "no push this cycle"), and a pop while
 // empty is ignored. A push and a pop in the same cycle on a non-empty, non-full FIFO do
 // both.
+`include "accel_assert.svh"
 `default_nettype none
 
-module sync_fifo #(
+module accel_prim_fifo_sync #(
     parameter int WIDTH = 512,  // bits per entry (>= 1)
     parameter int DEPTH = 8     // entries (>= 1)
 ) (
@@ -29,10 +30,10 @@ module sync_fifo #(
     localparam logic [CW-1:0] FULL_COUNT = CW'(DEPTH);
 
     if (WIDTH < 1) begin : g_bad_width
-        $error("sync_fifo: WIDTH must be at least 1");
+        $error("accel_prim_fifo_sync: WIDTH must be at least 1");
     end
     if (DEPTH < 1) begin : g_bad_depth
-        $error("sync_fifo: DEPTH must be at least 1");
+        $error("accel_prim_fifo_sync: DEPTH must be at least 1");
     end
 
     // Registers, not a RAM (mem2reg tells Yosys so); an array rather than one packed
@@ -71,14 +72,12 @@ module sync_fifo #(
         if (do_push) data_q[wptr_q] <= wdata_i;
     end
 
-`ifdef ACCEL_ASSERT
     // The guards keep the FIFO consistent, but a dropped push loses an entry and an empty
     // pop takes one that is not there: either is a bug of the user.
-    a_no_overflow: assert property (@(posedge clk_i) disable iff (rst_i) push_i |-> !full_o)
-        else $error("sync_fifo: push while full");
-    a_no_underflow: assert property (@(posedge clk_i) disable iff (rst_i) pop_i |-> !empty_o)
-        else $error("sync_fifo: pop while empty");
-`endif
+    `ACCEL_ASSERT(a_no_overflow, push_i |-> !full_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_no_underflow, pop_i |-> !empty_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_count_in_range, count_q <= FULL_COUNT, clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_flags_known, {full_o, empty_o}, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

@@ -1,17 +1,17 @@
-// board_ram (4 bytes x 256 words): random reads and byte-masked writes against a model;
+// accel_prim_sram_1p (4 bytes x 256 words): random reads and byte-masked writes against a model;
 // read data is registered and holds through idle cycles and writes.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "Vboard_ram.h"
+#include "Vaccel_prim_sram_1p.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
 namespace {
 
-TEST(BoardRam, RandomByteMaskedTraffic) {
-    Vboard_ram m;
+TEST(PrimSram1p, RandomByteMaskedTraffic) {
+    Vaccel_prim_sram_1p m;
     constexpr uint32_t kDepth = 256;
     std::vector<uint32_t> model(kDepth);
     std::mt19937 rng(31);

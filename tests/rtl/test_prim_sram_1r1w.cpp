@@ -1,17 +1,17 @@
-// sram_1r1w: synchronous read, read-old-data on a same-address write, data held
+// accel_prim_sram_1r1w: synchronous read, read-old-data on a same-address write, data held
 // while re_i is low; random traffic against a C++ model.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "Vsram_1r1w.h"
+#include "Vaccel_prim_sram_1r1w.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
 namespace {
 
-TEST(Sram1r1w, RandomTrafficMatchesModel) {
-    Vsram_1r1w m;  // WIDTH 32, DEPTH 64 (the module defaults)
+TEST(PrimSram1r1w, RandomTrafficMatchesModel) {
+    Vaccel_prim_sram_1r1w m;  // WIDTH 32, DEPTH 64 (the module defaults)
     std::vector<uint32_t> model(64, 0);
     std::mt19937 rng(7);
     // Fill, so that every later read has a defined value.

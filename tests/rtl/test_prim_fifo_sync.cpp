@@ -1,4 +1,4 @@
-// sync_fifo: show-ahead behaviour, full/empty flags and data order against a C++ deque,
+// accel_prim_fifo_sync: show-ahead behaviour, full/empty flags and data order against a C++ deque,
 // under random push/pop pressure that fills and empties the FIFO many times; and the
 // contract: a push while full or a pop while empty fails the FIFO's assertion, and the
 // guards ignore it.
@@ -12,12 +12,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vsync_fifo.h"
-#include "Vsync_fifo___024root.h"
-#include "Vsync_fifo_d1.h"
-#include "Vsync_fifo_d1___024root.h"
-#include "Vsync_fifo_d3.h"
-#include "Vsync_fifo_d3___024root.h"
+#include "Vaccel_prim_fifo_sync.h"
+#include "Vaccel_prim_fifo_sync___024root.h"
+#include "Vaccel_prim_fifo_sync_d1.h"
+#include "Vaccel_prim_fifo_sync_d1___024root.h"
+#include "Vaccel_prim_fifo_sync_d3.h"
+#include "Vaccel_prim_fifo_sync_d3___024root.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
@@ -58,8 +58,8 @@ struct Coverage {
 template <typename M, typename Root>
 class FifoBench {
 public:
-    static constexpr unsigned kWidth = Root::sync_fifo__DOT__WIDTH;
-    static constexpr unsigned kDepth = Root::sync_fifo__DOT__DEPTH;
+    static constexpr unsigned kWidth = Root::accel_prim_fifo_sync__DOT__WIDTH;
+    static constexpr unsigned kDepth = Root::accel_prim_fifo_sync__DOT__DEPTH;
     static constexpr std::size_t kBytes = kWidth / 8;
     static_assert(kWidth % 8 == 0, "bench assumes whole bytes");
 
@@ -143,13 +143,19 @@ void random_test(uint32_t seed) {
     }
 }
 
-TEST(SyncFifo, RandomTrafficMatchesModel512x8) { random_test<Vsync_fifo, Vsync_fifo___024root>(1); }
-TEST(SyncFifo, RandomTrafficMatchesModel40x3) { random_test<Vsync_fifo_d3, Vsync_fifo_d3___024root>(2); }
-TEST(SyncFifo, RandomTrafficMatchesModel24x1) { random_test<Vsync_fifo_d1, Vsync_fifo_d1___024root>(3); }
+TEST(PrimFifoSync, RandomTrafficMatchesModel512x8) {
+    random_test<Vaccel_prim_fifo_sync, Vaccel_prim_fifo_sync___024root>(1);
+}
+TEST(PrimFifoSync, RandomTrafficMatchesModel40x3) {
+    random_test<Vaccel_prim_fifo_sync_d3, Vaccel_prim_fifo_sync_d3___024root>(2);
+}
+TEST(PrimFifoSync, RandomTrafficMatchesModel24x1) {
+    random_test<Vaccel_prim_fifo_sync_d1, Vaccel_prim_fifo_sync_d1___024root>(3);
+}
 
-TEST(SyncFifo, DefaultIsTheInstructionQueue) {
-    EXPECT_EQ(Vsync_fifo___024root::sync_fifo__DOT__WIDTH, 512);
-    EXPECT_EQ(Vsync_fifo___024root::sync_fifo__DOT__DEPTH, 8);
+TEST(PrimFifoSync, DefaultIsTheInstructionQueue) {
+    EXPECT_EQ(Vaccel_prim_fifo_sync___024root::accel_prim_fifo_sync__DOT__WIDTH, 512);
+    EXPECT_EQ(Vaccel_prim_fifo_sync___024root::accel_prim_fifo_sync__DOT__DEPTH, 8);
 }
 
 // Directed: the head is visible the cycle after its push; fill to full, then push with
@@ -157,8 +163,8 @@ TEST(SyncFifo, DefaultIsTheInstructionQueue) {
 // (the pop is ignored, the push is taken). Each broken request fails the FIFO's
 // assertion, with its message, and the guards still hold: cycle() checks every output
 // against the model.
-TEST(SyncFifo, ContractViolationsFailAssertionsAndAreIgnored) {
-    FifoBench<Vsync_fifo, Vsync_fifo___024root> b(4);
+TEST(PrimFifoSync, ContractViolationsFailAssertionsAndAreIgnored) {
+    FifoBench<Vaccel_prim_fifo_sync, Vaccel_prim_fifo_sync___024root> b(4);
     AssertionWatch watch(b.model().contextp());
     auto broken = [&](bool push, bool pop, const char* message) {
         ::testing::internal::CaptureStdout();
@@ -173,14 +179,14 @@ TEST(SyncFifo, ContractViolationsFailAssertionsAndAreIgnored) {
     for (int i = 0; i < 7; ++i) b.cycle(true, false);
     EXPECT_TRUE(b.model().full_o);
     EXPECT_FALSE(watch.failed());  // within the contract so far
-    broken(true, false, "sync_fifo: push while full");  // ignored
-    broken(true, true, "sync_fifo: push while full");   // pop only
+    broken(true, false, "a_no_overflow: push_i |-> !full_o");  // ignored
+    broken(true, true, "a_no_overflow: push_i |-> !full_o");   // pop only
     EXPECT_EQ(b.size(), 7u);
     for (int i = 0; i < 7; ++i) b.cycle(false, true);
     EXPECT_TRUE(b.model().empty_o);
     EXPECT_FALSE(watch.failed());
-    broken(false, true, "sync_fifo: pop while empty");  // ignored
-    broken(true, true, "sync_fifo: pop while empty");   // push only
+    broken(false, true, "a_no_underflow: pop_i |-> !empty_o");  // ignored
+    broken(true, true, "a_no_underflow: pop_i |-> !empty_o");   // push only
     EXPECT_EQ(b.size(), 1u);
     const Coverage& c = b.coverage();
     EXPECT_EQ(c.push_while_full, 1);

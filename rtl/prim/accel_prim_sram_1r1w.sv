@@ -3,7 +3,7 @@
 // read data). A read of the address being written returns the old data.
 `default_nettype none
 
-module sram_1r1w #(
+module accel_prim_sram_1r1w #(
     parameter int WIDTH = 32,  // bits per entry
     parameter int DEPTH = 64,  // entries
     localparam int AW = accel_isa_pkg::index_w(DEPTH)
