@@ -129,13 +129,13 @@ module accel_top #(
     logic cp2dr_push, cp2dr_pop, cp2dr_avail, cp2dr_overflow;
     logic dr2cp_push, dr2cp_pop, dr2cp_avail, dr2cp_overflow;
 
-    token_queue #(.MAX(TOKEN_MAX)) u_ld2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_ld2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(ld2cp_push), .pop_i(ld2cp_pop), .avail_o(ld2cp_avail), .overflow_o(ld2cp_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_cp2ld (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_cp2ld (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(cp2ld_push), .pop_i(cp2ld_pop), .avail_o(cp2ld_avail), .overflow_o(cp2ld_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_cp2dr (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_cp2dr (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(cp2dr_push), .pop_i(cp2dr_pop), .avail_o(cp2dr_avail), .overflow_o(cp2dr_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_dr2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_dr2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(dr2cp_push), .pop_i(dr2cp_pop), .avail_o(dr2cp_avail), .overflow_o(dr2cp_overflow));
 
     // ---------------------------------------------------------------- AXI read side
@@ -148,7 +148,7 @@ module accel_top #(
     logic [31:0] load_ar_addr;
     logic [7:0] load_ar_len;
 
-    axi_read_arbiter u_read_arbiter (
+    accel_axi_read_arbiter u_read_arbiter (
         .clk_i, .rst_i,
         .s_ar_valid_i({load_ar_valid, fetch_ar_valid}),
         .s_ar_ready_o({load_ar_ready, fetch_ar_ready}),
@@ -201,7 +201,7 @@ module accel_top #(
     logic fetch_quiet, load_quiet, gemm_quiet, drain_quiet, fetch_finished, gemm_step;
     logic [5:0] fetch_err, load_err, drain_err;
 
-    fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
+    accel_fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
                  .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH)) u_fetch (
         .clk_i, .rst_i(unit_rst), .start_i(start_q), .insn_addr_i(insn_addr),
         .insn_count_i(insn_count),
@@ -213,7 +213,7 @@ module accel_top #(
         .drain_full_i(drain_full), .finished_o(fetch_finished), .err_o(fetch_err),
         .state_o(fetch_state), .quiet_o(fetch_quiet));
 
-    load_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
+    accel_load_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
                 .BEAT_BYTES(BEAT_BYTES), .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH),
                 .PRM_DEPTH(PRM_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_load (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!load_empty), .insn_i(load_insn),
@@ -228,7 +228,7 @@ module accel_top #(
         .quant_we_o(quant_we), .quant_waddr_o(quant_waddr), .quant_wdata_o(quant_wdata),
         .err_o(load_err), .state_o(load_state), .quiet_o(load_quiet));
 
-    compute_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
+    accel_compute_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
                    .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH),
                    .PRM_DEPTH(PRM_DEPTH)) u_compute (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!gemm_empty), .insn_i(gemm_insn),
@@ -242,7 +242,7 @@ module accel_top #(
         .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
         .step_o(gemm_step), .state_o(gemm_state), .quiet_o(gemm_quiet));
 
-    drain_unit #(.BATCH(BATCH), .BLOCK_OUT(BLOCK_OUT), .BEAT_BYTES(BEAT_BYTES),
+    accel_drain_unit #(.BATCH(BATCH), .BLOCK_OUT(BLOCK_OUT), .BEAT_BYTES(BEAT_BYTES),
                  .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH),
                  .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_drain (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!drain_empty), .insn_i(drain_insn),
@@ -299,7 +299,7 @@ module accel_top #(
     end
 
     // ---------------------------------------------------------------- control slave
-    axil_csr #(.CFG_BATCH(BATCH), .CFG_BLOCK_IN(BLOCK_IN), .CFG_BLOCK_OUT(BLOCK_OUT),
+    accel_axil_csr #(.CFG_BATCH(BATCH), .CFG_BLOCK_IN(BLOCK_IN), .CFG_BLOCK_OUT(BLOCK_OUT),
                .CFG_AXI_DATA_BITS(DW), .CFG_INP_DEPTH(INP_DEPTH), .CFG_WGT_DEPTH(WGT_DEPTH),
                .CFG_ACC_DEPTH(ACC_DEPTH)) u_csr (
         .clk_i, .rst_i,
@@ -315,7 +315,7 @@ module accel_top #(
 `ifdef ACCEL_ASSERT_ON
     // AXI rules on the master port: every request channel holds its payload until
     // accepted, and each burst's W beats number its AWLEN + 1, WLAST on the last. W may
-    // run ahead of AW (drain_burst_writer), so both sides' bursts queue here.
+    // run ahead of AW (accel_drain_burst_writer), so both sides' bursts queue here.
     accel_prim_valid_ready_check #(.WIDTH(41)) u_ar_check (
         .clk_i, .rst_i, .valid_i(m_axi_arvalid), .ready_i(m_axi_arready),
         .payload_i({m_axi_arid, m_axi_araddr, m_axi_arlen}));

@@ -1,7 +1,7 @@
-// The drain's AXI4 write port (drain_unit, drain_burst_writer): AW, W and B of INCR
-// bursts of full beats, without the size, burst type and strobes (accel_top ties them).
-// The including module defines DW, the data bits. Included inside an ANSI port list:
-// every port ends with a comma, so more ports must follow.
+// The drain's AXI4 write port (accel_drain_unit, accel_drain_burst_writer): AW, W and B
+// of INCR bursts of full beats, without the size, burst type and strobes (accel_top
+// ties them). The including module defines DW, the data bits. Included inside an ANSI
+// port list: every port ends with a comma, so more ports must follow.
     output logic               aw_valid_o,
     input  wire logic          aw_ready_i,
     output logic      [31:0]   aw_addr_o,

@@ -1,5 +1,5 @@
 // The AXI4-Lite slave ports of the control/status registers (12-bit address, 32-bit
-// data), as accel_top exposes them and axil_csr takes them. Included inside an ANSI
+// data), as accel_top exposes them and accel_axil_csr takes them. Included inside an ANSI
 // port list: every port ends with a comma, so more ports must follow.
     input  wire logic [11:0] s_axil_awaddr,
     input  wire logic        s_axil_awvalid,

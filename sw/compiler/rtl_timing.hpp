@@ -17,8 +17,8 @@ constexpr int64_t kDrainLead = 3;        // DRAIN start to its first AW, besides
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
 constexpr int64_t kAddPipeline = 4;      // add mode: the operands' rescaling stages
                                          // before the requant pipeline
-constexpr int64_t kDoubleScalePipeline = 1;  // double-scale mode: double_requant's stages
-                                             // beyond requant's
+constexpr int64_t kDoubleScalePipeline = 1;  // double-scale mode: the stages of
+                                             // accel_double_requant beyond accel_requant's
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B

@@ -1,4 +1,4 @@
-// add_operands: every lane's sum bit-exact with accel::rescaled_sum (the host ADD
+// accel_add_operands: every lane's sum bit-exact with accel::rescaled_sum (the host ADD
 // kernel's and fsim's add mode's arithmetic), for TFLite-like operands (x + offset in
 // [-255, 255], left shift 20, input rescalings at most 1/2) and for arbitrary int32
 // operands, shifts and multipliers; inputs arrive with random gaps, and each result and
@@ -13,8 +13,8 @@
 #include <set>
 #include <vector>
 
-#include "Vadd_operands.h"
-#include "Vadd_operands___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_add_operands.h"
+#include "Vaccel_add_operands___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/isa.hpp"
 #include "ops/quant.hpp"
 #include "bench_util.hpp"
@@ -22,7 +22,7 @@
 namespace accel::bench {
 namespace {
 
-constexpr int kLanes = static_cast<int>(Vadd_operands___024root::add_operands__DOT__LANES);
+constexpr int kLanes = static_cast<int>(Vaccel_add_operands___024root::accel_add_operands__DOT__LANES);
 constexpr int kLatency = 4;  // docs/isa.md: the add mode's extra stages
 
 struct Beat {
@@ -46,7 +46,7 @@ Result expected(const Beat& x) {
 // Feeds `beats` beats from `next` with idle gaps and checks each output against the
 // beat sent kLatency cycles before. Returns every lane's sum.
 template <typename Next>
-std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) {
+std::vector<int32_t> run(Vaccel_add_operands& m, Next next, int beats, uint32_t seed) {
     std::deque<std::optional<Result>> shadow(kLatency);
     std::mt19937 rng(seed);
     std::vector<int32_t> out;
@@ -87,7 +87,7 @@ std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) 
 }
 
 TEST(AddOperands, TfliteLikeOperandsMatchTheHostKernel) {
-    Vadd_operands m;
+    Vaccel_add_operands m;
     reset(m);
     std::mt19937 rng(7);
     Beat x;
@@ -114,7 +114,7 @@ TEST(AddOperands, TfliteLikeOperandsMatchTheHostKernel) {
 }
 
 TEST(AddOperands, ArbitraryOperandsShiftsAndMultipliers) {
-    Vadd_operands m;
+    Vaccel_add_operands m;
     reset(m);
     std::mt19937 rng(11);
     auto next = [&] {

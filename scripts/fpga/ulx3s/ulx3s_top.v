@@ -1,7 +1,7 @@
 // ULX3S top (docs/fpga.md): the board's 25 MHz oscillator through the ECP5 PLL
 // (ulx3s_pll, written by `ecppll` when the flow runs, for the flow's board_mhz) clocks
-// board_top, which stays in reset until the PLL locks. CLK_HZ is the frequency the PLL
-// actually makes, which sets the UART's bit timing.
+// accel_board_top, which stays in reset until the PLL locks. CLK_HZ is the frequency the
+// PLL actually makes, which sets the UART's bit timing.
 `default_nettype none
 
 module ulx3s_top #(
@@ -20,7 +20,7 @@ module ulx3s_top #(
         .locked (locked)
     );
 
-    board_top #(
+    accel_board_top #(
         .CLK_HZ(CLK_HZ)
     ) u_board (
         .clk_i    (clk),

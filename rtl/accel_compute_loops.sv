@@ -1,12 +1,13 @@
-// compute_loops: the loop counters of one GEMM instruction (docs/isa.md, "GEMM"). Six
-// levels, outermost first: 0 kb, 1 oy, 2 ox (one output entry each), 3 r, 4 s, 5 cb (the
-// reduction). Every step_i advances the nest by one reduction step; inc_o names the level
-// that increments (the levels inside it restart at 0), so address generators can follow
-// the nest with additions only. After the last step every counter is back at 0, which is
-// also the state after reset: the first step of the next instruction needs no set-up.
+// accel_compute_loops: the loop counters of one GEMM instruction (docs/isa.md, "GEMM").
+// Six levels, outermost first: 0 kb, 1 oy, 2 ox (one output entry each), 3 r, 4 s, 5 cb
+// (the reduction). Every step_i advances the nest by one reduction step; inc_o names
+// the level that increments (the levels inside it restart at 0), so address generators
+// can follow the nest with additions only. After the last step every counter is back at
+// 0, which is also the state after reset: the first step of the next instruction needs
+// no set-up.
 `default_nettype none
 
-module compute_loops (
+module accel_compute_loops (
     input  wire logic        clk_i,
     input  wire logic        rst_i,
     input  wire logic [95:0] extent_i,  // level l's trip count (>= 1) at [16*l +: 16];

@@ -13,10 +13,10 @@
 // the last result while valid_o is low. zy/act_min/act_max travel down the pipeline
 // with their lanes, so they may change from one input to the next.
 //
-// Stages: 0-3 MBQM (rtl/mbqm_lane.sv), 4 zero point and clamp.
+// Stages: 0-3 MBQM (rtl/accel_mbqm_lane.sv), 4 zero point and clamp.
 `default_nettype none
 
-module requant #(
+module accel_requant #(
     parameter int LANES = 8,  // lanes processed per cycle (>= 1)
     localparam int QL = accel_isa_pkg::QUANT_LANE_W
 ) (
@@ -35,7 +35,7 @@ module requant #(
     localparam int LATENCY = 5;  // enabled cycles from valid_i to valid_o
 
     if (LANES < 1) begin : g_bad_lanes
-        $error("requant: LANES must be at least 1");
+        $error("accel_requant: LANES must be at least 1");
     end
 
     // Valid bits and the per-stage copies of the shared int8 parameters.
@@ -85,7 +85,7 @@ module requant #(
     for (genvar j = 0; j < LANES; j++) begin : g_lane
         logic signed [31:0] r3;    // stages 0-3: MBQM
         logic        [7:0]  q4_q;  // stage 4: clamped int8
-        mbqm_lane u_mbqm (.clk_i, .ld_i(ld[3:0]), .acc_i(acc_i[32*j +: 32]),
+        accel_mbqm_lane u_mbqm (.clk_i, .ld_i(ld[3:0]), .acc_i(acc_i[32*j +: 32]),
                           .quant_i(quant_i[QL*j +: QL]), .x_o(r3));
         always_ff @(posedge clk_i) begin
             if (ld[4]) q4_q <= clamp(r3, zy_s, min_s, max_s);

@@ -13,7 +13,7 @@
 // is, and only the port whose s_r_valid_o is high takes it.
 `default_nettype none
 
-module axi_read_arbiter (
+module accel_axi_read_arbiter (
     input  wire logic        clk_i,
     input  wire logic        rst_i,
     // the two ports, port i issuing with ARID i: 0 fetch, 1 load

@@ -1,13 +1,13 @@
-// compute_unit: executes the GEMM instructions at the head of its queue (docs/isa.md,
-// "GEMM"). It waits until every token the instruction pops is available, pops them in one
-// cycle and issues the first reduction step in that same cycle, then one step per cycle
-// (loops kb, oy, ox outermost, r, s, cb innermost; compute_loops, compute_agu). Pipeline,
-// by cycles after a step issues:
+// accel_compute_unit: executes the GEMM instructions at the head of its queue
+// (docs/isa.md, "GEMM"). It waits until every token the instruction pops is available,
+// pops them in one cycle and issues the first reduction step in that same cycle, then
+// one step per cycle (loops kb, oy, ox outermost, r, s, cb innermost;
+// accel_compute_loops, accel_compute_agu). Pipeline, by cycles after a step issues:
 //   0  INP/WGT reads (synchronous SRAMs)
-//   1  operands into gemm_core
+//   1  operands into accel_gemm_core
 //   2  first step of an output entry: read its start value, the bias (init) or ACC
-//   3  sums out of gemm_core (its LATENCY is 2): start (or the running sum) + sum; on the
-//      entry's last step ACC[a] is written combinationally this cycle
+//   3  sums out of accel_gemm_core (its LATENCY is 2): start (or the running sum) + sum;
+//      on the entry's last step ACC[a] is written combinationally this cycle
 // Read after write: a start read in cycle t+2 sees every ACC write of steps issued up to
 // t-2 (written in cycle <= t+1). Only the entry finished by the step issued just before
 // (t-1) can still be in flight; when it is the same address (and init is 0), the step
@@ -18,7 +18,7 @@
 // instruction starts the cycle after. Per instruction: n steps take n + 3 cycles.
 `default_nettype none
 
-module compute_unit #(
+module accel_compute_unit #(
     parameter int BATCH = 1,         // core rows (images per step)
     parameter int BLOCK_IN = 16,     // input channels per block (dot-product length)
     parameter int BLOCK_OUT = 16,    // output channels per block
@@ -66,12 +66,12 @@ module compute_unit #(
     output logic                   quiet_o   // no instruction, or a needed token missing
 );
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1) begin : g_bad_core
-        $error("compute_unit: BATCH, BLOCK_IN and BLOCK_OUT must be >= 1");
+        $error("accel_compute_unit: BATCH, BLOCK_IN and BLOCK_OUT must be >= 1");
     end
     if (INP_DEPTH < 1 || INP_DEPTH > 65536 || WGT_DEPTH < 1 || WGT_DEPTH > 65536 ||
         ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 65536)
     begin : g_bad_depth
-        $error("compute_unit: every depth must be in [1, 65536] (16-bit addresses)");
+        $error("accel_compute_unit: every depth must be in [1, 65536] (16-bit addresses)");
     end
 
     // ---------------------------------------------------------------- instruction fields
@@ -122,20 +122,20 @@ module compute_unit #(
     logic [ACC_AW-1:0] acc_addr;
     logic [PRM_AW-1:0] prm_addr;
 
-    compute_loops u_loops (
+    accel_compute_loops u_loops (
         .clk_i, .rst_i, .extent_i(extent), .step_i(issue),
         .inc_o(inc), .first_o(first), .last_o(last), .final_o(final_step));
 
-    compute_agu #(.AW(INP_AW)) u_inp_agu (
+    accel_compute_agu #(.AW(INP_AW)) u_inp_agu (
         .clk_i, .rst_i, .base_i(g.inp_base), .stride_i(inp_stride), .step_i(issue),
         .inc_i(inc), .addr_o(inp_raddr_o));
-    compute_agu #(.AW(WGT_AW)) u_wgt_agu (
+    accel_compute_agu #(.AW(WGT_AW)) u_wgt_agu (
         .clk_i, .rst_i, .base_i(g.wgt_base), .stride_i(wgt_stride), .step_i(issue),
         .inc_i(inc), .addr_o(wgt_raddr_o));
-    compute_agu #(.AW(ACC_AW)) u_acc_agu (
+    accel_compute_agu #(.AW(ACC_AW)) u_acc_agu (
         .clk_i, .rst_i, .base_i(g.acc_base), .stride_i(acc_stride), .step_i(issue),
         .inc_i(inc), .addr_o(acc_addr));
-    compute_agu #(.AW(PRM_AW)) u_prm_agu (
+    accel_compute_agu #(.AW(PRM_AW)) u_prm_agu (
         .clk_i, .rst_i, .base_i(16'(g.prm_base)), .stride_i({80'd0, 16'd1}), .step_i(issue),
         .inc_i(inc), .addr_o(prm_addr));
 
@@ -185,13 +185,13 @@ module compute_unit #(
     end
 
     // ---------------------------------------------------------------- stage 1: the core
-    // gemm_core's LATENCY is 2: its sums meet stage 3. (SystemVerilog cannot read an
+    // accel_gemm_core's LATENCY is 2: its sums meet stage 3. (SystemVerilog cannot read an
     // instance's localparam; with another latency the stage registers change, and the
     // bench fails.)
     logic             core_valid;  // the step in stage 3
     logic [ACC_W-1:0] core_sum;
 
-    gemm_core #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT)) u_core (
+    accel_gemm_core #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT)) u_core (
         .clk_i, .rst_i, .valid_i(p1_vld_q), .inp_i(inp_rdata_i), .wgt_i(wgt_rdata_i),
         .valid_o(core_valid), .sum_o(core_sum));
 

@@ -12,7 +12,7 @@
 // cycles between bytes is dropped without an answer; the parser then hunts for 0xA5.
 `default_nettype none
 
-module uart_bridge #(
+module accel_uart_bridge #(
     parameter int MEM_BYTES = 65536,      // board memory size, reported by INFO
     parameter int TIMEOUT_CLKS = 1200000  // inter-byte gap that drops a partial frame
 ) (
@@ -44,7 +44,7 @@ module uart_bridge #(
     input  wire logic [1:0]  m_axil_rresp,
     input  wire logic        m_axil_rvalid,
     output logic             m_axil_rready,
-    // board memory byte port (board_memory's host port)
+    // board memory byte port (accel_board_memory's host port)
     output logic             mem_req_o,
     output logic             mem_we_o,
     output logic [31:0]      mem_addr_o,
@@ -66,7 +66,7 @@ module uart_bridge #(
     localparam int TW = $clog2(TIMEOUT_CLKS + 1);
 
     if (MEM_BYTES < 1) begin : g_bad_mem
-        $error("uart_bridge: MEM_BYTES must be positive");
+        $error("accel_uart_bridge: MEM_BYTES must be positive");
     end
 
     // CRC-8, polynomial x^8 + x^2 + x + 1, MSB first: one byte.

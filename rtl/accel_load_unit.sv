@@ -1,11 +1,12 @@
 // Load unit: executes LOAD instructions (docs/isa.md) from the head of its queue, a
 // 3-D strided DMA from DRAM into INP, WGT or PRM that inserts padding on the fly.
 // Two engines run independently once an instruction starts:
-//   load_burst_gen  issues the AXI read bursts of the data rows, running ahead of
-//                   the data by up to MAX_OUTSTANDING bursts to hide DRAM latency;
-//   load_dst_walk + load_writer  walk the destination in buffer order and write one
-//                   entry per cycle: padding at once, data as its beats arrive;
-//   load_pack       packs the channels of consecutive INP entries into one (pack_taps).
+//   accel_load_burst_gen  issues the AXI read bursts of the data rows, running
+//                   ahead of the data by up to MAX_OUTSTANDING bursts to hide DRAM
+//                   latency;
+//   accel_load_dst_walk + accel_load_writer  walk the destination in buffer order and
+//                   write one entry per cycle: padding at once, data as its beats arrive;
+//   accel_load_pack  packs the channels of consecutive INP entries into one (pack_taps).
 // The instruction completes (insn_done_o, and next_push_o if push_next) in the cycle
 // of its last SRAM write, once every burst's last beat has arrived. A beat with a
 // non-OKAY response raises BUS_ERROR and halts the unit for good (until reset); the
@@ -13,7 +14,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module load_unit #(
+module accel_load_unit #(
     parameter int BATCH           = 1,     // images per INP entry
     parameter int BLOCK_IN        = 16,    // input channels per entry
     parameter int BLOCK_OUT       = 16,    // output channels per WGT / PRM entry
@@ -72,23 +73,23 @@ module load_unit #(
                            : ((WGT_AW > PRM_AW) ? WGT_AW : PRM_AW);
 
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1) begin : g_bad_core
-        $error("load_unit: BATCH, BLOCK_IN, BLOCK_OUT must be >= 1");
+        $error("accel_load_unit: BATCH, BLOCK_IN, BLOCK_OUT must be >= 1");
     end
     if (BEAT_BYTES < 1 || BEAT_BYTES > 256 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
     begin : g_bad_beat
-        $error("load_unit: BEAT_BYTES must be a power of two in 1..256, got %0d", BEAT_BYTES);
+        $error("accel_load_unit: BEAT_BYTES must be a power of two in 1..256, got %0d", BEAT_BYTES);
     end
     if (INP_EB % BEAT_BYTES != 0 || WGT_EB % BEAT_BYTES != 0 || PRM_EB % BEAT_BYTES != 0)
     begin : g_bad_entry
-        $error("load_unit: BEAT_BYTES (%0d) must divide every entry size (%0d, %0d, %0d)",
+        $error("accel_load_unit: BEAT_BYTES (%0d) must divide every entry size (%0d, %0d, %0d)",
                BEAT_BYTES, INP_EB, WGT_EB, PRM_EB);
     end
     if (INP_DEPTH < 2 || INP_DEPTH > 65536 || WGT_DEPTH < 2 || WGT_DEPTH > 65536
         || PRM_DEPTH < 2 || PRM_DEPTH > 65536) begin : g_bad_depth
-        $error("load_unit: buffer depths must be in 2..65536");
+        $error("accel_load_unit: buffer depths must be in 2..65536");
     end
     if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
-        $error("load_unit: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
+        $error("accel_load_unit: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
     end
 
     // The unit's states are the codes it reports in UNIT_STATE.
@@ -197,7 +198,7 @@ module load_unit #(
     assign halt        = err_beat || (state_q == S_HALT);
     assign r_last_fire = r_valid_i && r_ready_o && r_last_i;
 
-    load_burst_gen #(
+    accel_load_burst_gen #(
         .BEAT_BYTES      (BEAT_BYTES),
         .MAX_OUTSTANDING (MAX_OUTSTANDING),
         .ROW_BEATS_W     (RB_W)
@@ -233,7 +234,7 @@ module load_unit #(
     logic [DST_AW-1:0]     walk_addr, waddr;
     logic [MAX_BPE*DW-1:0] entry;
 
-    load_dst_walk #(
+    accel_load_dst_walk #(
         .AW (DST_AW)
     ) u_dst_walk (
         .clk_i        (clk_i),
@@ -256,7 +257,7 @@ module load_unit #(
         .addr_o       (walk_addr)
     );
 
-    load_writer #(
+    accel_load_writer #(
         .BEAT_BYTES (BEAT_BYTES),
         .MAX_BPE    (MAX_BPE),
         .AW         (DST_AW)
@@ -283,7 +284,7 @@ module load_unit #(
     assign r_ready_o = (state_q == S_HALT) || ((state_q == S_BUSY) && beat_ready);
 
     // ---- SRAM ports: the write goes to the buffer of the current instruction.
-    load_pack #(
+    accel_load_pack #(
         .BATCH    (BATCH),
         .BLOCK_IN (BLOCK_IN)
     ) u_pack (
@@ -308,7 +309,7 @@ module load_unit #(
 
     // A PRM entry in DRAM: bias[BO], multiplier[BO], shift[BO], int32 little-endian.
     // QUANT keeps each channel's two words as they are, {shift, multiplier}: the drain
-    // reads them either as requant's multiplier and shift or as a double scale.
+    // reads them either as accel_requant's multiplier and shift or as a double scale.
     for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_prm_lane
         assign bias_wdata_o[32 * o +: 32] = entry[32 * o +: 32];
         assign quant_wdata_o[64 * o +: 64] = {entry[32 * (2 * BLOCK_OUT + o) +: 32],

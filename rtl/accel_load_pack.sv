@@ -9,7 +9,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module load_pack #(
+module accel_load_pack #(
     parameter int BATCH    = 1,   // images per entry
     parameter int BLOCK_IN = 16,  // bytes per image in an entry (1..255)
     localparam int EW = 8 * BATCH * BLOCK_IN
@@ -25,7 +25,7 @@ module load_pack #(
     output logic      [EW-1:0] wdata_o
 );
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_IN > 255) begin : g_bad_params
-        $error("load_pack: BATCH must be >= 1 and BLOCK_IN in 1..255, got %0d, %0d",
+        $error("accel_load_pack: BATCH must be >= 1 and BLOCK_IN in 1..255, got %0d, %0d",
                BATCH, BLOCK_IN);
     end
 

@@ -11,7 +11,7 @@
 // 3 RDBPOT.
 `default_nettype none
 
-module mbqm_lane #(
+module accel_mbqm_lane #(
     localparam int QL = accel_isa_pkg::QUANT_LANE_W,
     localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W
 ) (

@@ -32,7 +32,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module double_requant #(
+module accel_double_requant #(
     parameter int LANES = 8  // lanes processed per cycle (>= 1)
 ) (
     input  wire logic                clk_i,
@@ -54,7 +54,7 @@ module double_requant #(
     localparam int E_UNIT = 1075;       // s = m * 2^(E - E_UNIT)
 
     if (LANES < 1) begin : g_bad_lanes
-        $error("double_requant: LANES must be at least 1");
+        $error("accel_double_requant: LANES must be at least 1");
     end
 
     // valid_q[s]: stage s holds valid data; ld[s]: stage s loads this cycle.

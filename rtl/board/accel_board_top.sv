@@ -1,6 +1,6 @@
-// A board build of the accelerator: accel_top, MEM_BYTES of on-chip RAM standing in
-// for DRAM (board_memory), and a UART bridge through which a host reads and writes the
-// CSRs and the memory (docs/uart-protocol.md). Sizes come from the generated
+// A board build of the accelerator: accel_top, MEM_BYTES of on-chip RAM standing in for
+// DRAM (accel_board_memory), and a UART bridge through which a host reads and writes
+// the CSRs and the memory (docs/uart-protocol.md). Sizes come from the generated
 // accel_cfg_pkg of the hardware config, as for accel_top.
 //
 // Reset: internal power-on reset, synchronous and active high, for the first 16 cycles
@@ -12,7 +12,7 @@
 // error/overrun), until a frame succeeds.
 `default_nettype none
 
-module board_top #(
+module accel_board_top #(
     parameter int CLK_HZ = 12000000,   // clock frequency
     parameter int BAUD = 115200,       // UART bit rate; CLK_HZ / BAUD >= 4
     parameter int MEM_BYTES = 65536    // on-chip memory standing in for DRAM
@@ -42,10 +42,10 @@ module board_top #(
     logic rx_valid, rx_ready, rx_overrun, rx_frame_err, tx_valid, tx_ready;
     logic [7:0] rx_data, tx_data;
 
-    uart_rx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_rx (
+    accel_uart_rx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_rx (
         .clk_i, .rst_i(rst), .rx_i(uart_rx_i), .valid_o(rx_valid), .ready_i(rx_ready),
         .data_o(rx_data), .overrun_o(rx_overrun), .frame_err_o(rx_frame_err));
-    uart_tx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_tx (
+    accel_uart_tx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_tx (
         .clk_i, .rst_i(rst), .valid_i(tx_valid), .ready_o(tx_ready), .data_i(tx_data),
         .tx_o(uart_tx_o));
 
@@ -61,7 +61,7 @@ module board_top #(
     logic [7:0] mem_wdata, mem_rdata;
     logic bridge_busy, frame_ok, frame_err;
 
-    uart_bridge #(.MEM_BYTES(MEM_BYTES), .TIMEOUT_CLKS(TIMEOUT_CLKS)) u_bridge (
+    accel_uart_bridge #(.MEM_BYTES(MEM_BYTES), .TIMEOUT_CLKS(TIMEOUT_CLKS)) u_bridge (
         .clk_i, .rst_i(rst),
         .rx_valid_i(rx_valid), .rx_ready_o(rx_ready), .rx_data_i(rx_data),
         .tx_valid_o(tx_valid), .tx_ready_i(tx_ready), .tx_data_o(tx_data),
@@ -107,7 +107,7 @@ module board_top #(
         .m_axi_wready(wready), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
         .m_axi_bready(bready), .irq_o(irq));
 
-    board_memory #(.MEM_BYTES(MEM_BYTES), .BEAT_BYTES(BEAT_BYTES)) u_mem (
+    accel_board_memory #(.MEM_BYTES(MEM_BYTES), .BEAT_BYTES(BEAT_BYTES)) u_mem (
         .clk_i, .rst_i(rst),
         .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
         .s_axi_arburst(arburst), .s_axi_arvalid(arvalid), .s_axi_arready(arready),

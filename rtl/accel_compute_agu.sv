@@ -1,13 +1,13 @@
-// compute_agu: the affine address of one buffer along a GEMM loop nest,
+// accel_compute_agu: the affine address of one buffer along a GEMM loop nest,
 //     addr = base + sum_l idx_l * stride_l            (modulo 2^AW)
-// kept incrementally with additions only, following compute_loops' inc_i: when level L
-// increments, every level from L inwards restarts at offset[L] + stride[L]. offset[l]
-// holds sum_{m <= l} idx_m * stride_m, so offset[LEVELS-1] is the current step's. The
-// offsets return to 0 after an instruction's last step (inc_i == 0), as after reset, so
-// base and strides are only read while an instruction runs.
+// kept incrementally with additions only, following accel_compute_loops' inc_i: when
+// level L increments, every level from L inwards restarts at offset[L] + stride[L].
+// offset[l] holds sum_{m <= l} idx_m * stride_m, so offset[LEVELS-1] is the current
+// step's. The offsets return to 0 after an instruction's last step (inc_i == 0), as
+// after reset, so base and strides are only read while an instruction runs.
 `default_nettype none
 
-module compute_agu #(
+module accel_compute_agu #(
     parameter int AW = 16  // address bits (the SRAM's); addresses wrap modulo 2^AW
 ) (
     input  wire logic          clk_i,
@@ -15,13 +15,13 @@ module compute_agu #(
     input  wire logic [15:0]   base_i,
     input  wire logic [95:0]   stride_i,  // level l's stride at [16*l +: 16] (0 kb .. 5 cb)
     input  wire logic          step_i,    // the current step issues: advance
-    input  wire logic [5:0]    inc_i,     // one-hot level that increments (compute_loops)
+    input  wire logic [5:0]    inc_i,     // one-hot level that increments (accel_compute_loops)
     output logic      [AW-1:0] addr_o     // the current step's address
 );
     localparam int LEVELS = 6;
 
     if (AW < 1 || AW > 16) begin : g_bad_params
-        $error("compute_agu: AW must be in [1, 16]");
+        $error("accel_compute_agu: AW must be in [1, 16]");
     end
 
     logic [LEVELS*AW-1:0] offset_q;  // level l at [AW*l +: AW]

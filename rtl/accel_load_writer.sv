@@ -1,5 +1,5 @@
 // Write side of the load unit: assembles R beats into entries and writes one entry
-// per cycle at the walker's cursor (load_dst_walk). A padding entry is written at
+// per cycle at the walker's cursor (accel_load_dst_walk). A padding entry is written at
 // once; a data entry is written in the cycle after its last beat lands. The entry
 // register doubles as the write-data register: the next entry's first beat lands at
 // the same edge at which the SRAM takes the finished entry, so a beat per cycle
@@ -8,7 +8,7 @@
 // taken meanwhile, so padding overlaps the beats of entries longer than one beat.
 `default_nettype none
 
-module load_writer #(
+module accel_load_writer #(
     parameter int BEAT_BYTES = 8,  // bytes per AXI beat (>= 1)
     parameter int MAX_BPE    = 32, // beats of the largest entry (>= 1)
     parameter int AW         = 16, // bits of the destination address
@@ -20,7 +20,7 @@ module load_writer #(
     input  wire logic                  start_i,      // a new instruction (cursor at its start)
     input  wire logic [BI_W-1:0]       bpe_last_i,   // its beats per entry - 1 (at start_i)
     input  wire logic                  halt_i,       // write nothing more
-    // Cursor of load_dst_walk.
+    // Cursor of accel_load_dst_walk.
     input  wire logic                  cur_valid_i,
     input  wire logic                  cur_data_i,
     input  wire logic [AW-1:0]         cur_addr_i,
@@ -36,7 +36,7 @@ module load_writer #(
     output logic      [MAX_BPE*DW-1:0] entry_o
 );
     if (BEAT_BYTES < 1 || MAX_BPE < 1) begin : g_bad_params
-        $error("load_writer: BEAT_BYTES and MAX_BPE must be >= 1, got %0d, %0d",
+        $error("accel_load_writer: BEAT_BYTES and MAX_BPE must be >= 1, got %0d, %0d",
                BEAT_BYTES, MAX_BPE);
     end
 

@@ -12,7 +12,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module token_queue #(
+module accel_token_queue #(
     parameter int MAX = 255  // tokens the queue can hold (>= 1)
 ) (
     input  wire logic clk_i,
@@ -27,7 +27,7 @@ module token_queue #(
     localparam logic [CW-1:0] MAX_COUNT = CW'(MAX);
 
     if (MAX < 1) begin : g_bad_max
-        $error("token_queue: MAX must be at least 1");
+        $error("accel_token_queue: MAX must be at least 1");
     end
 
     logic [CW-1:0] count_q;

@@ -2,7 +2,7 @@
 // high while the line is idle (the stop bit of the previous byte has been sent).
 `default_nettype none
 
-module uart_tx #(
+module accel_uart_tx #(
     parameter int CLKS_PER_BIT = 104  // clock cycles per bit (CLK_HZ / BAUD), >= 2
 ) (
     input  wire logic       clk_i,
@@ -16,7 +16,7 @@ module uart_tx #(
     localparam logic [CW-1:0] LAST = CW'(CLKS_PER_BIT - 1);
 
     if (CLKS_PER_BIT < 2) begin : g_bad_rate
-        $error("uart_tx: CLKS_PER_BIT must be at least 2");
+        $error("accel_uart_tx: CLKS_PER_BIT must be at least 2");
     end
 
     // frame_q holds {stop, data[7:0], start}; it shifts out LSB first.

@@ -18,7 +18,7 @@
 //   with half a burst), and bus_quiet_o tells when nothing is owed any more.
 `default_nettype none
 
-module drain_burst_writer #(
+module accel_drain_burst_writer #(
     parameter int BEAT_BYTES = 8,        // AXI data bytes per beat, power of two, <= 128
     parameter int MAX_OUTSTANDING = 8,   // bursts awaiting B (>= 1)
     parameter int BUF_DEPTH = 32,        // data beats buffered; power of two, >= 17 so
@@ -51,16 +51,16 @@ module drain_burst_writer #(
 
     if (BEAT_BYTES < 1 || BEAT_BYTES > 128 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
     begin : g_bad_beat
-        $error("drain_burst_writer: BEAT_BYTES must be a power of two up to 128");
+        $error("accel_drain_burst_writer: BEAT_BYTES must be a power of two up to 128");
     end
     if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
-        $error("drain_burst_writer: MAX_OUTSTANDING must be at least 1");
+        $error("accel_drain_burst_writer: MAX_OUTSTANDING must be at least 1");
     end
     if (BUF_DEPTH < 17 || (BUF_DEPTH & (BUF_DEPTH - 1)) != 0) begin : g_bad_buf
-        $error("drain_burst_writer: BUF_DEPTH must be a power of two of at least 17");
+        $error("accel_drain_burst_writer: BUF_DEPTH must be a power of two of at least 17");
     end
     if (CMD_DEPTH < 1) begin : g_bad_cmd
-        $error("drain_burst_writer: CMD_DEPTH must be at least 1");
+        $error("accel_drain_burst_writer: CMD_DEPTH must be at least 1");
     end
 
     logic err_q;

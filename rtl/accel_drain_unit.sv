@@ -4,24 +4,26 @@
 // dram_base + kb*dram_kb + y*dram_y + x*dram_x + b*dram_b.
 //
 // Datapath, one AXI beat (BEAT_BYTES outputs) per cycle:
-//   sequencer --(ACC + QUANT read, beat address)--> requant (LANES = BEAT_BYTES)
-//             --> drain_burst_writer (burst coalescing, beat buffer, AW/W/B)
+//   sequencer --(ACC + QUANT read, beat address)--> accel_requant (LANES = BEAT_BYTES)
+//             --> accel_drain_burst_writer (burst coalescing, beat buffer, AW/W/B)
 // The sequencer reads the ACC entry (and its QUANT entry) once per beat and keeps only
 // that beat's lanes, instead of holding a whole entry in registers. A read happens
 // only in cycles where acc_gnt_i is high (compute has priority on the ACC port); the
 // writer reserves a buffer slot for every beat read, so nothing downstream stalls.
 //
-// Add mode (the instruction's `add` bit): each beat reads two ACC entries, a and
-// a + acc_add, on two granted reads; add_operands rescales both with QUANT lanes 0 and 1
-// and sums them, and the sum goes through the same requant, with lane 2, broadcast. The
-// writer sees the same beats as in the plain mode. An instruction's beats are all of one
-// mode, and the next starts only once they are written, so the two paths never meet.
+// Add mode (the instruction's `add` bit): each beat reads two ACC entries, a and a +
+// acc_add, on two granted reads; accel_add_operands rescales both with QUANT lanes 0
+// and 1 and sums them, and the sum goes through the same accel_requant, with lane 2,
+// broadcast. The writer sees the same beats as in the plain mode. An instruction's
+// beats are all of one mode, and the next starts only once they are written, so the two
+// paths never meet.
 //
 // QUANT holds each channel's PRM multiplier and shift words unchanged; the drain makes
-// requant's lanes of them ({left, amount, multiplier}, the shift clamped to
+// accel_requant's lanes of them ({left, amount, multiplier}, the shift clamped to
 // [PRM_SHIFT_MIN, PRM_SHIFT_MAX]). Double-scale mode (the `double_scale` bit) reads the
-// two words as a double's bits instead, and its beats go through double_requant beside
-// requant (one cycle longer); the writer takes whichever pipeline's result.
+// two words as a double's bits instead, and its beats go through accel_double_requant
+// beside accel_requant (one cycle longer); the writer takes whichever pipeline's
+// result.
 //
 // Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
 // after every B response of the instruction arrived. A B response with an error pulses
@@ -30,7 +32,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module drain_unit #(
+module accel_drain_unit #(
     parameter int BATCH = 1,            // images per ACC entry
     parameter int BLOCK_OUT = 16,       // output channels per entry: bytes per image
     parameter int BEAT_BYTES = 8,       // AXI data bytes per beat; divides BLOCK_OUT
@@ -64,7 +66,7 @@ module drain_unit #(
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
-    localparam int QL = accel_isa_pkg::QUANT_LANE_W;    // requant's lane
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W;    // accel_requant's lane
     localparam int QWL = accel_isa_pkg::QUANT_WORDS_W;  // a QUANT lane: {shift, multiplier}
     localparam int QUANT_BEAT_W = QWL * BEAT_BYTES;      // a beat's lanes
     localparam int CW = accel_isa_pkg::index_w(BPC);
@@ -74,17 +76,17 @@ module drain_unit #(
     localparam int BUF_DEPTH = 32;  // beat buffer: a 16-beat burst + the read pipeline
 
     if (BATCH < 1 || BLOCK_OUT < 1) begin : g_bad_core
-        $error("drain_unit: BATCH and BLOCK_OUT must be at least 1");
+        $error("accel_drain_unit: BATCH and BLOCK_OUT must be at least 1");
     end
     if (BEAT_BYTES < 1 || BLOCK_OUT % BEAT_BYTES != 0) begin : g_bad_beat
-        $error("drain_unit: BEAT_BYTES must divide BLOCK_OUT");
+        $error("accel_drain_unit: BEAT_BYTES must divide BLOCK_OUT");
     end
     if (BLOCK_OUT < 3) begin : g_bad_add_lanes
-        $error("drain_unit: add mode takes its three rescalings from QUANT lanes 0-2");
+        $error("accel_drain_unit: add mode takes its three rescalings from QUANT lanes 0-2");
     end
     if (ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 256)
     begin : g_bad_depth
-        $error("drain_unit: ACC_DEPTH must be in [1, 65536] and PRM_DEPTH in [1, 256]");
+        $error("accel_drain_unit: ACC_DEPTH must be in [1, 65536] and PRM_DEPTH in [1, 256]");
     end
 
     // ---------------------------------------------------------------- instruction
@@ -275,7 +277,8 @@ module drain_unit #(
         if (rd_first_q) first_q <= beat_acc;
     end
 
-    // requant's lane of a QUANT lane: the shift, clamped, as a direction and an amount.
+    // accel_requant's lane of a QUANT lane: the shift, clamped, as a direction and an
+    // amount.
     localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
     function automatic logic [QL-1:0] quant_lane(input logic [QWL-1:0] words);
         logic signed [31:0] shift;
@@ -293,8 +296,8 @@ module drain_unit #(
     endfunction
 
     logic [QUANT_BEAT_W-1:0]  beat_words;  // the beat's QUANT lanes, as stored
-    logic [QL*BEAT_BYTES-1:0] beat_quant;  // ... as requant's lanes
-    logic [3*QL-1:0]          add_quant;   // add mode: lanes 0-2 as requant's lanes
+    logic [QL*BEAT_BYTES-1:0] beat_quant;  // ... as accel_requant's lanes
+    logic [3*QL-1:0]          add_quant;   // add mode: lanes 0-2 as accel_requant's lanes
     assign beat_words = quant_rdata_i[QUANT_BEAT_W*rd_c_q +: QUANT_BEAT_W];
     for (genvar j = 0; j < BEAT_BYTES; j++) begin : g_beat_quant
         assign beat_quant[QL*j +: QL] = quant_lane(beat_words[QWL*j +: QWL]);
@@ -306,14 +309,14 @@ module drain_unit #(
     logic                     sum_valid;
     logic [32*BEAT_BYTES-1:0] sum;
     logic [QL-1:0]            sum_quant;  // the output's rescaling, lane 2
-    add_operands #(.LANES(BEAT_BYTES), .TAG_W(QL)) u_add_operands (
+    accel_add_operands #(.LANES(BEAT_BYTES), .TAG_W(QL)) u_add_operands (
         .clk_i, .rst_i, .valid_i(rd_v_q && add_mode), .acc1_i(first_q), .acc2_i(beat_acc),
         .quant_i(add_quant[0 +: 2*QL]), .shift_i(add_shift), .tag_i(add_quant[2*QL +: QL]),
         .valid_o(sum_valid), .sum_o(sum), .tag_o(sum_quant));
 
     logic          rq_valid;
     logic [DW-1:0] rq_q;
-    requant #(.LANES(BEAT_BYTES)) u_requant (
+    accel_requant #(.LANES(BEAT_BYTES)) u_requant (
         .clk_i, .rst_i, .en_i(1'b1),
         .valid_i((rd_v_q && !add_mode && !double_mode) || sum_valid),
         .acc_i(sum_valid ? sum : beat_acc),
@@ -323,7 +326,7 @@ module drain_unit #(
 
     logic          dq_valid;
     logic [DW-1:0] dq_q;
-    double_requant #(.LANES(BEAT_BYTES)) u_double_requant (
+    accel_double_requant #(.LANES(BEAT_BYTES)) u_double_requant (
         .clk_i, .rst_i, .en_i(1'b1), .valid_i(rd_v_q && double_mode),
         .acc_i(beat_acc), .scale_i(beat_words),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
@@ -333,7 +336,7 @@ module drain_unit #(
     `ACCEL_ASSERT(a_one_pipeline_at_a_time, !(rq_valid && dq_valid), clk_i, rst_i)
 
     // ---------------------------------------------------------------- AXI write
-    drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),
+    accel_drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),
                          .BUF_DEPTH(BUF_DEPTH)) u_writer (
         .clk_i, .rst_i,
         .addr_valid_i(fire), .addr_i(d_beat_q), .addr_ready_o(wr_addr_ready),

@@ -6,7 +6,7 @@
 // stop bit reads 0 is dropped and frame_err_o pulses.
 `default_nettype none
 
-module uart_rx #(
+module accel_uart_rx #(
     parameter int CLKS_PER_BIT = 104  // clock cycles per bit (CLK_HZ / BAUD), >= 4
 ) (
     input  wire logic       clk_i,
@@ -23,7 +23,7 @@ module uart_rx #(
     localparam logic [CW-1:0] HALF = CW'(CLKS_PER_BIT / 2 - 1);
 
     if (CLKS_PER_BIT < 4) begin : g_bad_rate
-        $error("uart_rx: CLKS_PER_BIT must be at least 4");
+        $error("accel_uart_rx: CLKS_PER_BIT must be at least 4");
     end
 
     typedef enum logic [1:0] {IDLE, START, DATA, STOP} state_e;

@@ -18,7 +18,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module axil_csr #(
+module accel_axil_csr #(
     parameter int CFG_BATCH = 1,           // identity of the compiled hardware config,
     parameter int CFG_BLOCK_IN = 16,       // read back through the CFG_* registers
     parameter int CFG_BLOCK_OUT = 16,
@@ -50,7 +50,7 @@ module axil_csr #(
     localparam int CWW = $clog2(2 * NUM_COUNTERS);  // 32-bit counter word index bits
 
     if (CNT_BASE[2:0] != 3'd0 || NUM_COUNTERS < 2) begin : g_bad_counters
-        $error("axil_csr: the counters must be 64-bit aligned, CYCLES first");
+        $error("accel_axil_csr: the counters must be 64-bit aligned, CYCLES first");
     end
 
     // ---------------------------------------------------------------- read channel

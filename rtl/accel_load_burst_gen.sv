@@ -10,7 +10,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module load_burst_gen #(
+module accel_load_burst_gen #(
     parameter int BEAT_BYTES      = 8,   // bytes per AXI beat: a power of two, 1..256
     parameter int MAX_OUTSTANDING = 8,   // bursts in flight at most (>= 1)
     parameter int ROW_BEATS_W     = 22   // bits of the beats-per-row count (>= 5)
@@ -45,14 +45,14 @@ module load_burst_gen #(
 
     if (BEAT_BYTES < 1 || BEAT_BYTES > 256 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
     begin : g_bad_beat
-        $error("load_burst_gen: BEAT_BYTES must be a power of two in 1..256, got %0d",
+        $error("accel_load_burst_gen: BEAT_BYTES must be a power of two in 1..256, got %0d",
                BEAT_BYTES);
     end
     if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
-        $error("load_burst_gen: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
+        $error("accel_load_burst_gen: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
     end
     if (ROW_BEATS_W < 5) begin : g_bad_row_w
-        $error("load_burst_gen: ROW_BEATS_W must be >= 5, got %0d", ROW_BEATS_W);
+        $error("accel_load_burst_gen: ROW_BEATS_W must be >= 5, got %0d", ROW_BEATS_W);
     end
 
     logic             active_q;            // bursts left to issue

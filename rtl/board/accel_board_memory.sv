@@ -14,7 +14,7 @@
 // (the bridge checks it); higher bits are ignored.
 `default_nettype none
 
-module board_memory #(
+module accel_board_memory #(
     parameter int MEM_BYTES = 65536,  // memory size, a multiple of BEAT_BYTES
     parameter int BEAT_BYTES = 4,     // AXI data width in bytes, a power of two
     localparam int DW = 8 * BEAT_BYTES,
@@ -66,10 +66,10 @@ module board_memory #(
     localparam logic [1:0] INCR = 2'b01, OKAY = 2'b00, SLVERR = 2'b10;
 
     if (BEAT_BYTES < 2 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
-        $error("board_memory: BEAT_BYTES must be a power of two, at least 2");
+        $error("accel_board_memory: BEAT_BYTES must be a power of two, at least 2");
     end
     if (MEM_BYTES < BEAT_BYTES || MEM_BYTES % BEAT_BYTES != 0) begin : g_bad_size
-        $error("board_memory: MEM_BYTES must be a positive multiple of BEAT_BYTES");
+        $error("accel_board_memory: MEM_BYTES must be a positive multiple of BEAT_BYTES");
     end
 
     // A burst is served when it is aligned, INCR of full beats and inside the memory.

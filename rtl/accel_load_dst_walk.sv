@@ -6,7 +6,7 @@
 // only (keep_o low): they are not written, and the address advances on kept entries.
 `default_nettype none
 
-module load_dst_walk #(
+module accel_load_dst_walk #(
     parameter int AW = 16  // bits of the destination address (1..16)
 ) (
     input  wire logic          clk_i,
@@ -30,7 +30,7 @@ module load_dst_walk #(
     output logic      [AW-1:0] addr_o         // its destination address
 );
     if (AW < 1 || AW > 16) begin : g_bad_aw
-        $error("load_dst_walk: AW must be in 1..16, got %0d", AW);
+        $error("accel_load_dst_walk: AW must be in 1..16, got %0d", AW);
     end
 
     logic          active_q;

@@ -9,9 +9,9 @@
 // registers; the R beats of the fetch ID come back in order, so slot k of the ring holds
 // the k-th outstanding instruction.
 //
-// The head instruction is processed once all its beats are in: insn_check's verdict is
-// registered (one cycle, to keep the multipliers off the dispatch path), then, in order
-// of precedence:
+// The head instruction is processed once all its beats are in: accel_insn_check's
+// verdict is registered (one cycle, to keep the multipliers off the dispatch path),
+// then, in order of precedence:
 //   a beat of it came back with RRESP != OKAY  -> err_o BUS_ERROR, stop
 //   illegal                                    -> err_o ILLEGAL_INSTRUCTION, stop
 //   SRAM range error                           -> err_o SRAM_RANGE, stop
@@ -31,7 +31,7 @@
 `include "accel_assert.svh"
 `default_nettype none
 
-module fetch_unit #(
+module accel_fetch_unit #(
     parameter int BEAT_BYTES = 8,     // AXI data bytes per beat (power of two, 4..128)
     parameter int BLOCK_IN   = 16,    // input channels per INP entry, for the LOAD check
     parameter int INP_DEPTH  = 2048,  // input buffer entries, for the range check
@@ -46,7 +46,7 @@ module fetch_unit #(
     input  wire logic                                 start_i,
     input  wire logic [31:0]                          insn_addr_i,
     input  wire logic [31:0]                          insn_count_i,
-    // AXI read port (ARID is added by axi_read_arbiter)
+    // AXI read port (ARID is added by accel_axi_read_arbiter)
     `include "axi_read_ports.svh"
     // dispatch: insn_o is valid with the push
     output logic      [accel_isa_pkg::INSN_BITS-1:0]  insn_o,
@@ -72,7 +72,7 @@ module fetch_unit #(
     localparam int OB = $clog2(INSN_BYTES);                    // address bits within an instruction
 
     if (BEAT_BYTES < 4 || BEAT_BYTES > 128 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
-        $error("fetch_unit: BEAT_BYTES must be a power of two in 4..128 (at most 16 beats per instruction)");
+        $error("accel_fetch_unit: BEAT_BYTES must be a power of two in 4..128 (at most 16 beats per instruction)");
     end
 
     // What UNIT_STATE reports for fetch: stopped, waiting for room in a unit's queue, busy.
@@ -109,7 +109,7 @@ module fetch_unit #(
     assign head_insn = slot_data_q[head_q];
     assign head_op   = head_insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
 
-    insn_check #(
+    accel_insn_check #(
         .BEAT_BYTES(BEAT_BYTES),
         .BLOCK_IN  (BLOCK_IN),
         .INP_DEPTH (INP_DEPTH),

@@ -1,5 +1,5 @@
-// gemm_core: the int8 matrix-multiply datapath. For every valid_i cycle it computes, for
-// each b < BATCH and o < BLOCK_OUT, the signed dot product
+// accel_gemm_core: the int8 matrix-multiply datapath. For every valid_i cycle it
+// computes, for each b < BATCH and o < BLOCK_OUT, the signed dot product
 //     sum[b][o] = sum_i int8(inp[b][i]) * int8(wgt[o][i])
 // and presents it LATENCY cycles later as lane b*BLOCK_OUT+o of sum_o (32 bits, the exact
 // value), with valid_o. Fully pipelined, one operand set per cycle, no stall input.
@@ -14,7 +14,7 @@
 // cycle). The plain signed form costs about 1.7x the instructions per simulated cycle.
 `default_nettype none
 
-module gemm_core #(
+module accel_gemm_core #(
     parameter int BATCH = 1,       // input rows per step (images)
     parameter int BLOCK_IN = 16,   // dot-product length (input channels per block)
     parameter int BLOCK_OUT = 16,  // dot products per row (output channels per block)
@@ -31,13 +31,13 @@ module gemm_core #(
     output logic      [ACC_W-1:0] sum_o     // lane b*BLOCK_OUT+o: int32 sum[b][o]
 );
     // Cycles from valid_i (with its operands) to valid_o (with the sums): stage 1
-    // registers the operands, stage 2 the dot products. compute_unit's pipeline is built
-    // for this value (its CORE_LATENCY).
+    // registers the operands, stage 2 the dot products. accel_compute_unit's pipeline
+    // is built for this value (its CORE_LATENCY).
     localparam int LATENCY = 2;
 
     // |sum| <= BLOCK_IN * 128 * 128 must fit in an int32.
     if (BATCH < 1 || BLOCK_IN < 1 || BLOCK_OUT < 1 || BLOCK_IN > 131071) begin : g_bad_params
-        $error("gemm_core: BATCH, BLOCK_IN, BLOCK_OUT must be >= 1 and BLOCK_IN <= 131071");
+        $error("accel_gemm_core: BATCH, BLOCK_IN, BLOCK_OUT must be >= 1 and BLOCK_IN <= 131071");
     end
 
     logic [LATENCY-1:0] valid_q;

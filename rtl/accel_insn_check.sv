@@ -17,7 +17,7 @@
 // synthesis trims the unused width.
 `default_nettype none
 
-module insn_check #(
+module accel_insn_check #(
     parameter int BEAT_BYTES = 8,     // AXI beat bytes: DRAM addresses/strides must be multiples
     parameter int BLOCK_IN   = 16,    // input channels per INP entry: LOAD packing's limit
     parameter int INP_DEPTH  = 2048,  // input buffer entries (1..65536)
@@ -32,11 +32,11 @@ module insn_check #(
     output logic                                     range_error_o   // from the next cycle on
 );
     if (BEAT_BYTES < 1 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
-        $error("insn_check: BEAT_BYTES must be a power of two");
+        $error("accel_insn_check: BEAT_BYTES must be a power of two");
     end
     if (INP_DEPTH < 1 || INP_DEPTH > 65536 || WGT_DEPTH < 1 || WGT_DEPTH > 65536 ||
         ACC_DEPTH < 1 || ACC_DEPTH > 65536 || PRM_DEPTH < 1 || PRM_DEPTH > 65536) begin : g_bad_depth
-        $error("insn_check: every depth must be in 1..65536 (16-bit SRAM addresses)");
+        $error("accel_insn_check: every depth must be in 1..65536 (16-bit SRAM addresses)");
     end
 
     localparam logic [63:0] BEAT_MASK = 64'(BEAT_BYTES) - 64'd1;
