@@ -5,6 +5,7 @@
 // offset[l] holds sum_{m <= l} idx_m * stride_m, so offset[LEVELS-1] is the current
 // step's. The offsets return to 0 after an instruction's last step (inc_i == 0), as
 // after reset, so base and strides are only read while an instruction runs.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_compute_agu #(
@@ -59,6 +60,10 @@ module accel_compute_agu #(
     end
 
     assign addr_o = base_i[AW-1:0] + offset_q[AW*(LEVELS-1) +: AW];
+
+    // inc_i is accel_compute_loops' one-hot level; after the last step the offsets are 0.
+    `ACCEL_ASSERT(a_inc_onehot, step_i |-> $onehot0(inc_i), clk_i, rst_i)
+    `ACCEL_ASSERT(a_restart_at_zero, step_i && inc_i == '0 |=> offset_q == '0, clk_i, rst_i)
 
     // Address bits above AW never matter: the SRAM is 2^AW entries or fewer.
     if (AW < 16) begin : g_unused

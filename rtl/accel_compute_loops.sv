@@ -5,6 +5,7 @@
 // can follow the nest with additions only. After the last step every counter is back at
 // 0, which is also the state after reset: the first step of the next instruction needs
 // no set-up.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_compute_loops (
@@ -36,6 +37,8 @@ module accel_compute_loops (
             if (rst_i)                     idx_q <= '0;
             else if (step_i && carry[l+1]) idx_q <= at_end[l] ? 16'd0 : idx_q + 16'd1;
         end
+        // Back at 0 after an instruction's last step, ready for the next one.
+        `ACCEL_ASSERT(a_restart_at_zero, step_i && final_o |=> idx_q == '0, clk_i, rst_i)
     end
 
     // carry[LEVELS] = 1: the innermost level advances on every step.
@@ -47,6 +50,11 @@ module accel_compute_loops (
     assign first_o = &at_zero;
     assign last_o  = carry[FIRST_REDUCTION_LEVEL];
     assign final_o = carry[0];
+
+    // One level increments per step, none on the last one (what the AGUs follow).
+    `ACCEL_ASSERT(a_inc_onehot, $onehot0(inc_o), clk_i, rst_i)
+    `ACCEL_ASSERT(a_final_iff_no_inc, final_o == (inc_o == '0), clk_i, rst_i)
+    `ACCEL_ASSERT(a_final_is_last, final_o |-> last_o, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

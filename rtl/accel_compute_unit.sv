@@ -16,6 +16,7 @@
 // instruction's writes: insn_done_o is pulsed in the cycle of the last ACC write (the
 // write and the token pushes take effect at the same clock edge), and the next
 // instruction starts the cycle after. Per instruction: n steps take n + 3 cycles.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_compute_unit #(
@@ -186,14 +187,16 @@ module accel_compute_unit #(
 
     // ---------------------------------------------------------------- stage 1: the core
     // accel_gemm_core's LATENCY is 2: its sums meet stage 3. (SystemVerilog cannot read an
-    // instance's localparam; with another latency the stage registers change, and the
-    // bench fails.)
+    // instance's localparam in a constant expression; with another latency the stage
+    // registers change, and a_core_latency fails at time 0.)
+    localparam int CORE_LATENCY = 2;
     logic             core_valid;  // the step in stage 3
     logic [ACC_W-1:0] core_sum;
 
     accel_gemm_core #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT)) u_core (
         .clk_i, .rst_i, .valid_i(p1_vld_q), .inp_i(inp_rdata_i), .wgt_i(wgt_rdata_i),
         .valid_o(core_valid), .sum_o(core_sum));
+    `ACCEL_ASSERT_INIT(a_core_latency, u_core.LATENCY == CORE_LATENCY)
 
     // ---------------------------------------------------------------- stage 2: start value
     assign acc_re_o     = p2_vld_q && p2_rd_q && !g.init;
@@ -225,6 +228,22 @@ module accel_compute_unit #(
     assign insn_done_o = core_valid && p3_final_q;
     assign prev_push_o = insn_done_o && g.push_prev;
     assign next_push_o = insn_done_o && g.push_next;
+
+    // ---------------------------------------------------------------- handshakes
+    // Tokens are popped only when there are some; the instruction completes only while it
+    // runs and is still at the queue head. An entry's start value comes from one buffer,
+    // and ACC is never read at the address written in the same cycle: that step takes
+    // the running sum instead (forwarding, see the header).
+    `ACCEL_ASSERT(a_pop_prev_has_token, prev_pop_o |-> prev_avail_i, clk_i, rst_i)
+    `ACCEL_ASSERT(a_pop_next_has_token, next_pop_o |-> next_avail_i, clk_i, rst_i)
+    `ACCEL_ASSERT(a_done_has_insn, insn_done_o |-> busy_q && insn_valid_i, clk_i, rst_i)
+    `ACCEL_ASSERT(a_issue_while_busy, issuing_q |-> busy_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_one_start_value, !(acc_re_o && bias_re_o), clk_i, rst_i)
+    `ACCEL_ASSERT(a_acc_no_read_of_write, acc_re_o && acc_we_o |-> acc_raddr_o != acc_waddr_o,
+                  clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_handshakes_known, {insn_done_o, prev_pop_o, prev_push_o, next_pop_o,
+                                             next_push_o, inp_re_o, wgt_re_o, bias_re_o,
+                                             acc_re_o, acc_we_o, state_o}, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

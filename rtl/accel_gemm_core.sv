@@ -12,6 +12,7 @@
 // extract, a multiply and an add: Verilator has no cheap sign extension of a byte, and
 // this loop is the hot spot of the whole simulator (BATCH*BLOCK_IN*BLOCK_OUT MACs a
 // cycle). The plain signed form costs about 1.7x the instructions per simulated cycle.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_gemm_core #(
@@ -46,6 +47,9 @@ module accel_gemm_core #(
         else       valid_q <= {valid_q[LATENCY-2:0], valid_i};
     end
     assign valid_o = valid_q[LATENCY-1];
+    // A result only for an operand set LATENCY cycles before (with no reset since).
+    `ACCEL_ASSERT(a_latency, valid_o |-> $past(valid_i, LATENCY), clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_valid_known, valid_o, clk_i, rst_i)
 
     // ---------------------------------------------------------------- stage 1: operands
     // The inputs, the weights in offset binary, and each input row's sum.

@@ -166,6 +166,13 @@ module accel_load_burst_gen #(
     `ACCEL_ASSERT(a_last_in_flight, r_last_i |-> cnt_q != '0, clk_i, rst_i)
     `ACCEL_ASSERT(a_segment_nonempty, start_i |-> seg_beats_i != '0 && seg_count_i != '0,
                   clk_i, rst_i)
+    `ACCEL_ASSERT(a_outstanding_max, cnt_q <= CNT_W'(MAX_OUTSTANDING), clk_i, rst_i)
+    // The AXI rules of every burst shown: 1 to 16 beats, inside one 4 KiB page.
+    `ACCEL_ASSERT(a_burst_len, ar_valid_o |-> beats != '0 && beats <= 5'd16, clk_i, rst_i)
+    `ACCEL_ASSERT(a_burst_in_page,
+                  ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
+                  clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_ar_valid_known, {ar_valid_o, idle_o}, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

@@ -4,6 +4,7 @@
 // destination address is sequential: sram_base + (z*H + y)*W + x, one step per entry.
 // A packing LOAD takes the first `skip` entries of each row into the packing window
 // only (keep_o low): they are not written, and the address advances on kept entries.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_load_dst_walk #(
@@ -85,6 +86,11 @@ module accel_load_dst_walk #(
             if (x_end && y_end) z_q <= z_q + 16'd1;
         end
     end
+
+    // The writer steps only a valid cursor, and a LOAD starts only on a finished walk.
+    `ACCEL_ASSERT(a_step_on_cursor, step_i |-> active_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_start_when_done, start_i |-> !active_o, clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_active_known, active_o, clk_i, rst_i)
 endmodule
 
 `default_nettype wire

@@ -228,6 +228,9 @@ module accel_load_unit #(
         .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
         .payload_i({ar_addr_o, ar_len_o}));
 `endif
+    // Reads belong to an instruction: issued while it runs, or still held when it halted.
+    `ACCEL_ASSERT(a_ar_while_running, ar_valid_o |-> state_q == S_BUSY || state_q == S_HALT,
+                  clk_i, rst_i)
 
     // ---- Destination walk and entry writes.
     logic                  walk_data, walk_keep, step, we, pad;
@@ -306,6 +309,20 @@ module accel_load_unit #(
     assign bias_waddr_o  = waddr[PRM_AW-1:0];
     assign quant_we_o    = bias_we_o;
     assign quant_waddr_o = waddr[PRM_AW-1:0];
+
+    // ---- Handshakes with the queue, the tokens and the SRAMs.
+    // A token is popped only when there is one, the instruction only once it is done
+    // (it stays at the queue head until then); one SRAM entry is written per cycle, into
+    // the instruction's buffer, and only while it runs: a halted unit writes nothing.
+    `ACCEL_ASSERT(a_pop_has_token, next_pop_o |-> next_avail_i, clk_i, rst_i)
+    `ACCEL_ASSERT(a_done_has_insn, insn_done_o |-> insn_valid_i, clk_i, rst_i)
+    `ACCEL_ASSERT(a_one_write, $onehot0({inp_we_o, wgt_we_o, bias_we_o}), clk_i, rst_i)
+    `ACCEL_ASSERT(a_write_while_busy, inp_we_o || wgt_we_o || bias_we_o |-> state_q == S_BUSY,
+                  clk_i, rst_i)
+    `ACCEL_ASSERT(a_halt_for_good, state_q == S_HALT |=> state_q == S_HALT, clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_handshakes_known, {ar_valid_o, r_ready_o, insn_done_o, next_pop_o,
+                                             next_push_o, inp_we_o, wgt_we_o, bias_we_o,
+                                             quant_we_o, state_o}, clk_i, rst_i)
 
     // A PRM entry in DRAM: bias[BO], multiplier[BO], shift[BO], int32 little-endian.
     // QUANT keeps each channel's two words as they are, {shift, multiplier}: the drain

@@ -6,6 +6,7 @@
 // streams through with no second copy of the entry. The last beat of an entry is
 // refused (ready low) while the cursor is on padding; earlier beats of the entry are
 // taken meanwhile, so padding overlaps the beats of entries longer than one beat.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_load_writer #(
@@ -77,6 +78,11 @@ module accel_load_writer #(
     assign waddr_o = waddr_q;
     assign pad_o   = pad_q;
     assign entry_o = entry_q;
+
+    // A beat lands in a slot of the entry, and once halted nothing more is written.
+    `ACCEL_ASSERT(a_beat_in_entry, beat_fire |-> beat_q <= bpe_last_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_halt_stops_writes, halt_i |=> !we_o, clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_handshakes_known, {beat_ready_o, step_o, we_o}, clk_i, rst_i)
 endmodule
 
 `default_nettype wire
