@@ -36,7 +36,11 @@ module accel_compute_unit #(
     localparam int ACC_AW = accel_isa_pkg::index_w(ACC_DEPTH),
     localparam int PRM_AW = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
-    `include "unit_head_ports.svh"
+    input  wire logic              clk_i,
+    input  wire logic              rst_i,
+    input  wire logic              insn_valid_i,
+    input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    output logic                   insn_done_o,
     // dependency tokens: prev = ld2cp / cp2ld, next = dr2cp / cp2dr
     input  wire logic              prev_avail_i,
     output logic                   prev_pop_o,

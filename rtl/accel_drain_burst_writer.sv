@@ -37,7 +37,17 @@ module accel_drain_burst_writer #(
     input  wire logic          beat_valid_i,
     input  wire logic [DW-1:0] beat_i,
     // AXI4 write channels (INCR, full beats; the top ties size, burst and strobes)
-    `include "axi_write_ports.svh"
+    output logic               aw_valid_o,
+    input  wire logic          aw_ready_i,
+    output logic      [31:0]   aw_addr_o,
+    output logic      [7:0]    aw_len_o,
+    output logic               w_valid_o,
+    input  wire logic          w_ready_i,
+    output logic      [DW-1:0] w_data_o,
+    output logic               w_last_o,
+    input  wire logic          b_valid_i,
+    output logic               b_ready_o,
+    input  wire logic [1:0]    b_resp_i,
     // status
     output logic               err_o,         // pulse: the first B with an error
     output logic               idle_o,        // nothing reserved, open, queued or owed

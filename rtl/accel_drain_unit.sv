@@ -45,7 +45,11 @@ module accel_drain_unit #(
     localparam int ACC_AW = accel_isa_pkg::index_w(ACC_DEPTH),
     localparam int PRM_AW = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
-    `include "unit_head_ports.svh"
+    input  wire logic               clk_i,
+    input  wire logic               rst_i,
+    input  wire logic               insn_valid_i,
+    input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    output logic                    insn_done_o,
     output logic [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                    quiet_o,
     // tokens with compute
@@ -60,8 +64,19 @@ module accel_drain_unit #(
     output logic                    quant_re_o,
     output logic [PRM_AW-1:0]       quant_raddr_o,
     input  wire logic [QUANT_W-1:0] quant_rdata_i,
-    // AXI4 write channels
-    `include "axi_write_ports.svh"
+    // AXI4 write channels: INCR bursts of full beats (accel_top ties size, burst and
+    // strobes)
+    output logic                    aw_valid_o,
+    input  wire logic               aw_ready_i,
+    output logic      [31:0]        aw_addr_o,
+    output logic      [7:0]         aw_len_o,
+    output logic                    w_valid_o,
+    input  wire logic               w_ready_i,
+    output logic      [DW-1:0]      w_data_o,
+    output logic                    w_last_o,
+    input  wire logic               b_valid_i,
+    output logic                    b_ready_o,
+    input  wire logic [1:0]         b_resp_i,
     output logic [5:0]              err_o
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)

@@ -46,8 +46,17 @@ module accel_fetch_unit #(
     input  wire logic                                 start_i,
     input  wire logic [31:0]                          insn_addr_i,
     input  wire logic [31:0]                          insn_count_i,
-    // AXI read port (ARID is added by accel_axi_read_arbiter)
-    `include "axi_read_ports.svh"
+    // AXI read port: INCR bursts of full beats (accel_axi_read_arbiter adds ARID,
+    // accel_top ties the size and burst type)
+    output logic                                      ar_valid_o,
+    input  wire logic                                 ar_ready_i,
+    output logic      [31:0]                          ar_addr_o,
+    output logic      [7:0]                           ar_len_o,
+    input  wire logic                                 r_valid_i,
+    output logic                                      r_ready_o,
+    input  wire logic [DW-1:0]                        r_data_i,
+    input  wire logic [1:0]                           r_resp_i,
+    input  wire logic                                 r_last_i,
     // dispatch: insn_o is valid with the push
     output logic      [accel_isa_pkg::INSN_BITS-1:0]  insn_o,
     output logic                                      load_push_o,

@@ -32,13 +32,26 @@ module accel_load_unit #(
     localparam int WGT_AW  = accel_isa_pkg::index_w(WGT_DEPTH),
     localparam int PRM_AW  = accel_isa_pkg::index_w(PRM_DEPTH)
 ) (
-    `include "unit_head_ports.svh"
+    input  wire logic               clk_i,
+    input  wire logic               rst_i,
+    input  wire logic               insn_valid_i,
+    input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    output logic                    insn_done_o,
     // Tokens with the next unit (compute): cp2ld is popped, ld2cp pushed.
     input  wire logic               next_avail_i,
     output logic                    next_pop_o,
     output logic                    next_push_o,
-    // AXI read port.
-    `include "axi_read_ports.svh"
+    // AXI read port: INCR bursts of full beats (accel_axi_read_arbiter adds ARID,
+    // accel_top ties the size and burst type).
+    output logic                    ar_valid_o,
+    input  wire logic               ar_ready_i,
+    output logic      [31:0]        ar_addr_o,
+    output logic      [7:0]         ar_len_o,
+    input  wire logic               r_valid_i,
+    output logic                    r_ready_o,
+    input  wire logic [DW-1:0]      r_data_i,
+    input  wire logic [1:0]         r_resp_i,
+    input  wire logic               r_last_i,
     // SRAM write ports.
     output logic                    inp_we_o,
     output logic      [INP_AW-1:0]  inp_waddr_o,
