@@ -1,11 +1,12 @@
 // ULX3S top (docs/fpga.md): the board's 25 MHz oscillator through the ECP5 PLL
-// (ulx3s_pll, written by `ecppll` when the flow runs, for the flow's board_mhz) clocks
-// accel_board_top, which stays in reset until the PLL locks. CLK_HZ is the frequency the
-// PLL actually makes, which sets the UART's bit timing.
+// (accel_ulx3s_pll, written by `ecppll` when scripts/fpga/run ulx3s runs, for the flow's
+// board_mhz) clocks accel_board_top, which stays in reset until the PLL locks. CLK_HZ is
+// the frequency the PLL actually makes, which sets the UART's bit timing. Only the FPGA
+// flow reads this file: the simulation and lint targets have no PLL.
 `default_nettype none
 
-module ulx3s_top #(
-    parameter integer CLK_HZ = 25000000
+module accel_ulx3s_top #(
+    parameter int CLK_HZ = 25000000
 ) (
     input  wire       clk_i,      // 25 MHz oscillator (G2)
     input  wire       uart_rx_i,
@@ -14,7 +15,7 @@ module ulx3s_top #(
 );
     wire clk, locked;
 
-    ulx3s_pll u_pll (
+    accel_ulx3s_pll u_pll (
         .clkin  (clk_i),
         .clkout0(clk),
         .locked (locked)
