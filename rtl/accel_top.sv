@@ -2,6 +2,7 @@
 // dependency-token queues, run control (start, done, error mask) and the performance
 // counters, behind an AXI4-Lite control slave and an AXI4 memory master.
 // Sizes default to the generated package of the hardware config it is built for.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_top #(
@@ -22,7 +23,23 @@ module accel_top #(
     input  wire logic          clk_i,
     input  wire logic          rst_i,
     // AXI4-Lite control/status slave
-    `include "axil_slave_ports.svh"
+    input  wire logic [11:0]   s_axil_awaddr,
+    input  wire logic          s_axil_awvalid,
+    output logic               s_axil_awready,
+    input  wire logic [31:0]   s_axil_wdata,
+    input  wire logic [3:0]    s_axil_wstrb,
+    input  wire logic          s_axil_wvalid,
+    output logic               s_axil_wready,
+    output logic [1:0]         s_axil_bresp,
+    output logic               s_axil_bvalid,
+    input  wire logic          s_axil_bready,
+    input  wire logic [11:0]   s_axil_araddr,
+    input  wire logic          s_axil_arvalid,
+    output logic               s_axil_arready,
+    output logic [31:0]        s_axil_rdata,
+    output logic [1:0]         s_axil_rresp,
+    output logic               s_axil_rvalid,
+    input  wire logic          s_axil_rready,
     // AXI4 memory master
     output logic [0:0]         m_axi_arid,
     output logic [31:0]        m_axi_araddr,
@@ -111,13 +128,13 @@ module accel_top #(
     logic [INSN_BITS-1:0] load_insn, gemm_insn, drain_insn;
     logic load_done, gemm_done, drain_done;
 
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_load_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_load_queue (
         .clk_i, .rst_i(unit_rst), .push_i(load_push), .wdata_i(dispatch_insn),
         .full_o(load_full), .pop_i(load_done), .rdata_o(load_insn), .empty_o(load_empty));
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_gemm_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_gemm_queue (
         .clk_i, .rst_i(unit_rst), .push_i(gemm_push), .wdata_i(dispatch_insn),
         .full_o(gemm_full), .pop_i(gemm_done), .rdata_o(gemm_insn), .empty_o(gemm_empty));
-    sync_fifo #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_drain_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_drain_queue (
         .clk_i, .rst_i(unit_rst), .push_i(drain_push), .wdata_i(dispatch_insn),
         .full_o(drain_full), .pop_i(drain_done), .rdata_o(drain_insn), .empty_o(drain_empty));
 
@@ -128,13 +145,13 @@ module accel_top #(
     logic cp2dr_push, cp2dr_pop, cp2dr_avail, cp2dr_overflow;
     logic dr2cp_push, dr2cp_pop, dr2cp_avail, dr2cp_overflow;
 
-    token_queue #(.MAX(TOKEN_MAX)) u_ld2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_ld2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(ld2cp_push), .pop_i(ld2cp_pop), .avail_o(ld2cp_avail), .overflow_o(ld2cp_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_cp2ld (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_cp2ld (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(cp2ld_push), .pop_i(cp2ld_pop), .avail_o(cp2ld_avail), .overflow_o(cp2ld_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_cp2dr (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_cp2dr (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(cp2dr_push), .pop_i(cp2dr_pop), .avail_o(cp2dr_avail), .overflow_o(cp2dr_overflow));
-    token_queue #(.MAX(TOKEN_MAX)) u_dr2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
+    accel_token_queue #(.MAX(TOKEN_MAX)) u_dr2cp (.clk_i, .rst_i(unit_rst), .clear_i(1'b0),
         .push_i(dr2cp_push), .pop_i(dr2cp_pop), .avail_o(dr2cp_avail), .overflow_o(dr2cp_overflow));
 
     // ---------------------------------------------------------------- AXI read side
@@ -147,7 +164,7 @@ module accel_top #(
     logic [31:0] load_ar_addr;
     logic [7:0] load_ar_len;
 
-    axi_read_arbiter u_read_arbiter (
+    accel_axi_read_arbiter u_read_arbiter (
         .clk_i, .rst_i,
         .s_ar_valid_i({load_ar_valid, fetch_ar_valid}),
         .s_ar_ready_o({load_ar_ready, fetch_ar_ready}),
@@ -175,19 +192,19 @@ module accel_top #(
     logic [QUANT_W-1:0] quant_wdata, quant_rdata;
     logic [ACC_W-1:0] acc_wdata, acc_rdata;
 
-    sram_1r1w #(.WIDTH(INP_W), .DEPTH(INP_DEPTH)) u_inp (.clk_i, .we_i(inp_we),
+    accel_prim_sram_1r1w #(.WIDTH(INP_W), .DEPTH(INP_DEPTH)) u_inp (.clk_i, .we_i(inp_we),
         .waddr_i(inp_waddr), .wdata_i(inp_wdata), .re_i(inp_re), .raddr_i(inp_raddr),
         .rdata_o(inp_rdata));
-    sram_1r1w #(.WIDTH(WGT_W), .DEPTH(WGT_DEPTH)) u_wgt (.clk_i, .we_i(wgt_we),
+    accel_prim_sram_1r1w #(.WIDTH(WGT_W), .DEPTH(WGT_DEPTH)) u_wgt (.clk_i, .we_i(wgt_we),
         .waddr_i(wgt_waddr), .wdata_i(wgt_wdata), .re_i(wgt_re), .raddr_i(wgt_raddr),
         .rdata_o(wgt_rdata));
-    sram_1r1w #(.WIDTH(BIAS_W), .DEPTH(PRM_DEPTH)) u_bias (.clk_i, .we_i(bias_we),
+    accel_prim_sram_1r1w #(.WIDTH(BIAS_W), .DEPTH(PRM_DEPTH)) u_bias (.clk_i, .we_i(bias_we),
         .waddr_i(bias_waddr), .wdata_i(bias_wdata), .re_i(bias_re), .raddr_i(bias_raddr),
         .rdata_o(bias_rdata));
-    sram_1r1w #(.WIDTH(QUANT_W), .DEPTH(PRM_DEPTH)) u_quant (.clk_i, .we_i(quant_we),
+    accel_prim_sram_1r1w #(.WIDTH(QUANT_W), .DEPTH(PRM_DEPTH)) u_quant (.clk_i, .we_i(quant_we),
         .waddr_i(quant_waddr), .wdata_i(quant_wdata), .re_i(quant_re), .raddr_i(quant_raddr),
         .rdata_o(quant_rdata));
-    sram_1r1w #(.WIDTH(ACC_W), .DEPTH(ACC_DEPTH)) u_acc (.clk_i, .we_i(acc_we),
+    accel_prim_sram_1r1w #(.WIDTH(ACC_W), .DEPTH(ACC_DEPTH)) u_acc (.clk_i, .we_i(acc_we),
         .waddr_i(acc_waddr), .wdata_i(acc_wdata), .re_i(acc_re), .raddr_i(acc_raddr),
         .rdata_o(acc_rdata));
 
@@ -200,7 +217,7 @@ module accel_top #(
     logic fetch_quiet, load_quiet, gemm_quiet, drain_quiet, fetch_finished, gemm_step;
     logic [5:0] fetch_err, load_err, drain_err;
 
-    fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
+    accel_fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
                  .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH)) u_fetch (
         .clk_i, .rst_i(unit_rst), .start_i(start_q), .insn_addr_i(insn_addr),
         .insn_count_i(insn_count),
@@ -212,7 +229,7 @@ module accel_top #(
         .drain_full_i(drain_full), .finished_o(fetch_finished), .err_o(fetch_err),
         .state_o(fetch_state), .quiet_o(fetch_quiet));
 
-    load_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
+    accel_load_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
                 .BEAT_BYTES(BEAT_BYTES), .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH),
                 .PRM_DEPTH(PRM_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_load (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!load_empty), .insn_i(load_insn),
@@ -227,7 +244,7 @@ module accel_top #(
         .quant_we_o(quant_we), .quant_waddr_o(quant_waddr), .quant_wdata_o(quant_wdata),
         .err_o(load_err), .state_o(load_state), .quiet_o(load_quiet));
 
-    compute_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
+    accel_compute_unit #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
                    .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH),
                    .PRM_DEPTH(PRM_DEPTH)) u_compute (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!gemm_empty), .insn_i(gemm_insn),
@@ -241,7 +258,7 @@ module accel_top #(
         .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
         .step_o(gemm_step), .state_o(gemm_state), .quiet_o(gemm_quiet));
 
-    drain_unit #(.BATCH(BATCH), .BLOCK_OUT(BLOCK_OUT), .BEAT_BYTES(BEAT_BYTES),
+    accel_drain_unit #(.BATCH(BATCH), .BLOCK_OUT(BLOCK_OUT), .BEAT_BYTES(BEAT_BYTES),
                  .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH),
                  .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_drain (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!drain_empty), .insn_i(drain_insn),
@@ -298,7 +315,7 @@ module accel_top #(
     end
 
     // ---------------------------------------------------------------- control slave
-    axil_csr #(.CFG_BATCH(BATCH), .CFG_BLOCK_IN(BLOCK_IN), .CFG_BLOCK_OUT(BLOCK_OUT),
+    accel_axil_csr #(.CFG_BATCH(BATCH), .CFG_BLOCK_IN(BLOCK_IN), .CFG_BLOCK_OUT(BLOCK_OUT),
                .CFG_AXI_DATA_BITS(DW), .CFG_INP_DEPTH(INP_DEPTH), .CFG_WGT_DEPTH(WGT_DEPTH),
                .CFG_ACC_DEPTH(ACC_DEPTH)) u_csr (
         .clk_i, .rst_i,
@@ -311,17 +328,17 @@ module accel_top #(
         .unit_state_i({drain_state, gemm_state, load_state, fetch_state}),
         .counters_i(counters_q));
 
-`ifdef ACCEL_ASSERT
+`ifdef ACCEL_ASSERT_ON
     // AXI rules on the master port: every request channel holds its payload until
     // accepted, and each burst's W beats number its AWLEN + 1, WLAST on the last. W may
-    // run ahead of AW (drain_burst_writer), so both sides' bursts queue here.
-    valid_ready_check #(.WIDTH(41), .NAME("accel_top: AR")) u_ar_check (
+    // run ahead of AW (accel_drain_burst_writer), so both sides' bursts queue here.
+    accel_prim_valid_ready_check #(.WIDTH(41)) u_ar_check (
         .clk_i, .rst_i, .valid_i(m_axi_arvalid), .ready_i(m_axi_arready),
         .payload_i({m_axi_arid, m_axi_araddr, m_axi_arlen}));
-    valid_ready_check #(.WIDTH(40), .NAME("accel_top: AW")) u_aw_check (
+    accel_prim_valid_ready_check #(.WIDTH(40)) u_aw_check (
         .clk_i, .rst_i, .valid_i(m_axi_awvalid), .ready_i(m_axi_awready),
         .payload_i({m_axi_awaddr, m_axi_awlen}));
-    valid_ready_check #(.WIDTH(DW + 1), .NAME("accel_top: W")) u_w_check (
+    accel_prim_valid_ready_check #(.WIDTH(DW + 1)) u_w_check (
         .clk_i, .rst_i, .valid_i(m_axi_wvalid), .ready_i(m_axi_wready),
         .payload_i({m_axi_wdata, m_axi_wlast}));
 

@@ -289,7 +289,7 @@ private:
         }
     }
 
-    // Who gets an AXI response: axi_read_arbiter.sv gives fetch ARID 0 and load ARID 1;
+    // Who gets an AXI response: accel_axi_read_arbiter.sv gives fetch ARID 0 and load ARID 1;
     // only drain writes.
     static constexpr uint32_t kFetchArid = 0;
     static const char* unit_of(const sim::DramModel::InjectedError& e) {

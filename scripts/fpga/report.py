@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--board", required=True)
     ap.add_argument("--config", required=True)
     ap.add_argument("--device", required=True)
-    ap.add_argument("--top", default="board_top")
+    ap.add_argument("--top", default="accel_board_top")
     ap.add_argument("--yosys-stat", required=True, help="the JSON of Yosys' stat -json")
     ap.add_argument("--capacity", action="append", default=[],
                     help="CELL=N: a Yosys cell type (or PREFIX*) and how many the device has")

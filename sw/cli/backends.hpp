@@ -21,7 +21,7 @@ sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::strin
 
 // What --device accepts, for help texts and errors.
 constexpr const char* kDeviceSpecs =
-    "uart:PATH[@BAUD] (a board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
+    "uart:PATH[@BAUD] (an accel_board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
     "in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
 
 // The backend name a --device spec stands for ("uart", "zynq"); accel::Error naming --device

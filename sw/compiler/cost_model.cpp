@@ -265,9 +265,10 @@ private:
 // start before they complete are modelled (in time order, next_to_model): a transfer of
 // the other direction that wants the data path meanwhile alternates with theirs
 // (dram_model.cpp), and GEMMs that run meanwhile take the ACC read port before the
-// drain (compute_unit.sv reads an output entry's running sum at its first reduction
-// step; drain_unit.sv reads only in cycles compute does not). Their completion then
-// moves later; whatever depends on it starts later still, so is modelled after.
+// drain (accel_compute_unit.sv reads an output entry's running sum at its first
+// reduction step; accel_drain_unit.sv reads only in cycles compute does not). Their
+// completion then moves later; whatever depends on it starts later still, so is
+// modelled after.
 struct Running {
     bool active = false;
     size_t insn = 0;
@@ -357,7 +358,7 @@ struct Machine {
 // crossings are rare in our layouts and ignored).
 int64_t bursts_of(int64_t beats) { return ceil_div(beats, kMaxBurstBeats); }
 
-// Fetch (fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
+// Fetch (accel_fetch_unit.sv): each instruction is one read burst into one of kFetchSlots
 // slots, requested once a slot is free; once its beats are in, it enters the checker's
 // pipeline (in program order, one a cycle), its verdict is kept kCheckLatency + 1 cycles
 // later, and it is dispatched from then on, one a cycle, when its unit's queue has room.

@@ -1,5 +1,5 @@
 // A bidirectional byte stream to a board: a serial port, or in tests the bit-banged
-// UART pins of a Verilated board_top. The UART protocol (uart_protocol.hpp) runs over it.
+// UART pins of a Verilated accel_board_top. The UART protocol (uart_protocol.hpp) runs over it.
 #pragma once
 #include <chrono>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// A board running rtl/board/board_top.sv, driven over its UART (docs/uart-protocol.md):
+// A board running rtl/board/accel_board_top.sv, driven over its UART (docs/uart-protocol.md):
 // its on-chip memory is the device's DRAM, its CSRs are reached through the bridge.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The host side of the board's UART protocol (docs/uart-protocol.md): frames, CRC-8 and
-// a request/response link over a ByteChannel. rtl/board/uart_bridge.sv is the board side.
+// a request/response link over a ByteChannel. rtl/board/accel_uart_bridge.sv is the board side.
 #pragma once
 #include <chrono>
 #include <cstdint>

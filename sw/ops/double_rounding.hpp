@@ -1,7 +1,7 @@
 // TFLite's reference FULLY_CONNECTED requantizes with a double product:
 //   truncate_to_int32(std::round((double)acc * s))
 // This is the same value computed with integers only, so that logic without a
-// floating-point unit (rtl/double_requant.sv) can reproduce it bit for bit.
+// floating-point unit (rtl/accel_double_requant.sv) can reproduce it bit for bit.
 //
 // With s = m * 2^e (m the double's 53-bit integer mantissa), acc * s = (acc * m) * 2^e
 // exactly: an integer of at most 84 bits times a power of two. The double product is

@@ -1,6 +1,6 @@
 #include "board_channel.hpp"
 
-#include "Vboard_top_tiny.h"
+#include "Vaccel_board_top_tiny.h"
 
 namespace accel::board_test {
 
@@ -9,7 +9,7 @@ BoardChannel::BoardChannel(uint64_t clk_hz, uint64_t baud, uint32_t seed)
       clk_hz_(clk_hz),
       clocks_per_bit_(clk_hz / baud),
       rng_(seed) {
-    top_ = std::make_unique<Vboard_top_tiny>(context_.get(), "board");
+    top_ = std::make_unique<Vaccel_board_top_tiny>(context_.get(), "board");
     top_->rst_ni = 1;  // the reset button released
     top_->uart_rx_i = 1;
     top_->clk_i = 0;

@@ -1,4 +1,4 @@
-// The Verilated board_top as a ByteChannel: host bytes are bit-banged onto uart_rx_i
+// The Verilated accel_board_top as a ByteChannel: host bytes are bit-banged onto uart_rx_i
 // (8N1, CLKS_PER_BIT clocks per bit, with random idle gaps between bytes) and
 // uart_tx_o is decoded back into bytes. Time is simulated: a read's timeout in
 // milliseconds is CLK_HZ/1000 clock cycles per millisecond.
@@ -15,7 +15,7 @@
 #include "devices/byte_channel.hpp"
 #include "verilated.h"
 
-class Vboard_top_tiny;
+class Vaccel_board_top_tiny;
 
 namespace accel::board_test {
 
@@ -24,7 +24,7 @@ public:
     BoardChannel(uint64_t clk_hz, uint64_t baud, uint32_t seed);
     ~BoardChannel() override;
 
-    std::string name() const override { return "verilated board_top"; }
+    std::string name() const override { return "verilated accel_board_top"; }
     void write(std::span<const uint8_t> bytes) override;
     std::size_t read_some(std::span<uint8_t> out, std::chrono::milliseconds timeout) override;
     void discard_input() override { received_.clear(); }
@@ -37,7 +37,7 @@ public:
     double seconds() const { return static_cast<double>(cycles_) / static_cast<double>(clk_hz_); }
     uint64_t clk_hz() const { return clk_hz_; }
     uint32_t leds() const;
-    // Holds board_top's rst_ni low (the reset button pressed) or releases it.
+    // Holds accel_board_top's rst_ni low (the reset button pressed) or releases it.
     void set_reset(bool held);
     uint64_t framing_errors() const { return framing_errors_; }
     // Probability of an idle gap (of 1..3 bit times) before each byte the host sends.
@@ -49,7 +49,7 @@ private:
     void sample_rx(bool line);
 
     std::unique_ptr<VerilatedContext> context_;
-    std::unique_ptr<Vboard_top_tiny> top_;
+    std::unique_ptr<Vaccel_board_top_tiny> top_;
     uint64_t clk_hz_, clocks_per_bit_;
     uint64_t cycles_ = 0;
     std::mt19937 rng_;

@@ -1,4 +1,4 @@
-// board_memory (1 KiB, 4-byte beats): AXI read bursts, AXI write bursts and host-port
+// accel_board_memory (1 KiB, 4-byte beats): AXI read bursts, AXI write bursts and host-port
 // traffic at the same time, each with random stalls (arvalid/awvalid/wvalid gaps,
 // rready/bready back-pressure, host requests), against a byte model; bursts that are
 // out of range, misaligned, WRAP or narrow get SLVERR and change nothing.
@@ -7,7 +7,7 @@
 #include <deque>
 #include <vector>
 
-#include "Vboard_memory.h"
+#include "Vaccel_board_memory.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
@@ -195,7 +195,7 @@ public:
 
     std::vector<uint8_t> mem_;
     std::mt19937 rng_;
-    Vboard_memory m_;
+    Vaccel_board_memory m_;
 
 private:
     Stalls ar_gap_, r_stall_, aw_gap_, w_gap_, b_stall_, host_gap_;

@@ -1,4 +1,4 @@
-// The Verilated board_top (tiny config) driven through its UART pins by the host's
+// The Verilated accel_board_top (tiny config) driven through its UART pins by the host's
 // UartDevice -- the code `accel conv2d --device uart:PATH` runs -- over a bit-banged
 // byte channel: the protocol, its error paths, and a conv2d bit-exact with the golden
 // reference.

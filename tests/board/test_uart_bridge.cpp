@@ -1,4 +1,4 @@
-// uart_bridge (MEM_BYTES 256, TIMEOUT_CLKS 300): random request frames -- good ones and
+// accel_uart_bridge (MEM_BYTES 256, TIMEOUT_CLKS 300): random request frames -- good ones and
 // every kind of bad one -- fed byte by byte with random gaps, answers taken with random
 // back-pressure, against an AXI4-Lite register model with random ready/response delays
 // and a memory model with random grant delays. Frames are built by the host library
@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "Vuart_bridge.h"
+#include "Vaccel_uart_bridge.h"
 #include "devices/uart_protocol.hpp"
 #include "bench_util.hpp"
 
@@ -111,7 +111,7 @@ private:
         }
     }
 
-    Vuart_bridge m_;
+    Vaccel_uart_bridge m_;
     Stalls rx_gap_, tx_stall_, ready_, gnt_stall_;
     bool aw_taken_ = false, w_taken_ = false, ar_taken_ = false;
     uint32_t aw_addr_ = 0, w_data_ = 0, ar_addr_ = 0;

@@ -1,6 +1,6 @@
 // `accel conv2d --device uart:PATH` as a user runs it: the CLI opens a pty through
 // termios, and a thread of this test connects the pty's other side to the Verilated
-// board_top's UART pins. Bad device specs (uart and zynq) exit 2; a silent port exits 3.
+// accel_board_top's UART pins. Bad device specs (uart and zynq) exit 2; a silent port exits 3.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// uart_rx (CLKS_PER_BIT 8): bytes at bit rates 3.75% off, with random idle
+// accel_uart_rx (CLKS_PER_BIT 8): bytes at bit rates 3.75% off, with random idle
 // gaps and random back-pressure on ready_i; bytes that complete while the holder is
 // full are reported as overruns, a 0 stop bit as a framing error, a short low glitch
 // is ignored.
@@ -7,7 +7,7 @@
 #include <deque>
 #include <vector>
 
-#include "Vuart_rx.h"
+#include "Vaccel_uart_rx.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
@@ -16,11 +16,11 @@ namespace {
 constexpr int kClocksPerBit = 8;
 
 struct Line {
-    Vuart_rx& m;
+    Vaccel_uart_rx& m;
     std::vector<uint8_t> got;
     int overruns = 0, frame_errors = 0;
     Stalls stall;
-    Line(Vuart_rx& model, uint32_t seed, double p) : m(model), stall(seed, p) {}
+    Line(Vaccel_uart_rx& model, uint32_t seed, double p) : m(model), stall(seed, p) {}
 
     void cycle(int level) {
         m.rx_i = level;
@@ -47,7 +47,7 @@ struct Line {
 };
 
 TEST(UartRx, RandomBytesRatesAndBackPressure) {
-    Vuart_rx m;
+    Vaccel_uart_rx m;
     m.rx_i = 1;
     reset(m);
     Line line(m, 21, 0.3);
@@ -66,7 +66,7 @@ TEST(UartRx, RandomBytesRatesAndBackPressure) {
 }
 
 TEST(UartRx, OverrunFramingErrorAndGlitch) {
-    Vuart_rx m;
+    Vaccel_uart_rx m;
     m.rx_i = 1;
     reset(m);
     Line line(m, 23, 1.0);  // never ready: the first byte stays held

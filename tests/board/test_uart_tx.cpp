@@ -1,10 +1,10 @@
-// uart_tx (CLKS_PER_BIT 8): random bytes offered with random gaps; the line is decoded
+// accel_uart_tx (CLKS_PER_BIT 8): random bytes offered with random gaps; the line is decoded
 // with exact bit timing and ready_o is high only while the line is idle.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "Vuart_tx.h"
+#include "Vaccel_uart_tx.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
@@ -13,7 +13,7 @@ namespace {
 constexpr int kClocksPerBit = 8;
 
 TEST(UartTx, RandomBytesWithGapsHaveExactFrames) {
-    Vuart_tx m;
+    Vaccel_uart_tx m;
     m.valid_i = 0;
     reset(m);
     std::mt19937 rng(11);

@@ -1,5 +1,5 @@
 // Inputs that exercise the double-product requantization (ops/double_rounding.hpp),
-// shared by its unit test and the bench of rtl/double_requant.sv: accumulators of every
+// shared by its unit test and the bench of rtl/accel_double_requant.sv: accumulators of every
 // magnitude, scales that put acc * s a few ulps from k + 1/2, and the exact product's
 // own rounding, to count the cases where the double's rounding to 53 bits decides.
 #pragma once

@@ -1,4 +1,4 @@
-// add_operands: every lane's sum bit-exact with accel::rescaled_sum (the host ADD
+// accel_add_operands: every lane's sum bit-exact with accel::rescaled_sum (the host ADD
 // kernel's and fsim's add mode's arithmetic), for TFLite-like operands (x + offset in
 // [-255, 255], left shift 20, input rescalings at most 1/2) and for arbitrary int32
 // operands, shifts and multipliers. A beat's two operands arrive one after the other,
@@ -15,8 +15,8 @@
 #include <set>
 #include <vector>
 
-#include "Vadd_operands.h"
-#include "Vadd_operands___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_add_operands.h"
+#include "Vaccel_add_operands___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "ops/quant.hpp"
@@ -25,8 +25,8 @@
 namespace accel::bench {
 namespace {
 
-constexpr int kLanes = static_cast<int>(Vadd_operands___024root::add_operands__DOT__LANES);
-constexpr int kLatency = static_cast<int>(Vadd_operands___024root::add_operands__DOT__STAGES);
+constexpr int kLanes = static_cast<int>(Vaccel_add_operands___024root::accel_add_operands__DOT__LANES);
+constexpr int kLatency = static_cast<int>(Vaccel_add_operands___024root::accel_add_operands__DOT__STAGES);
 static_assert(kLatency == static_cast<int>(kAddOperandsLatency), "hw_params.hpp's latency");
 
 struct Beat {
@@ -51,7 +51,7 @@ Result expected(const Beat& x) {
 // each output against the beat whose second operand went in kLatency cycles before.
 // Returns every lane's sum.
 template <typename Next>
-std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) {
+std::vector<int32_t> run(Vaccel_add_operands& m, Next next, int beats, uint32_t seed) {
     std::deque<std::optional<Result>> shadow(kLatency);
     std::mt19937 rng(seed);
     std::vector<int32_t> out;
@@ -100,7 +100,7 @@ std::vector<int32_t> run(Vadd_operands& m, Next next, int beats, uint32_t seed) 
 }
 
 TEST(AddOperands, TfliteLikeOperandsMatchTheHostKernel) {
-    Vadd_operands m;
+    Vaccel_add_operands m;
     reset(m);
     std::mt19937 rng(7);
     Beat x;
@@ -127,7 +127,7 @@ TEST(AddOperands, TfliteLikeOperandsMatchTheHostKernel) {
 }
 
 TEST(AddOperands, ArbitraryOperandsShiftsAndMultipliers) {
-    Vadd_operands m;
+    Vaccel_add_operands m;
     reset(m);
     std::mt19937 rng(11);
     auto next = [&] {

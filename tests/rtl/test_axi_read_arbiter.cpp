@@ -1,4 +1,4 @@
-// axi_read_arbiter: two AXI read masters (the bench's port models, AXI-compliant: a
+// accel_axi_read_arbiter: two AXI read masters (the bench's port models, AXI-compliant: a
 // request is held until accepted) and an AXI read slave with random ARREADY, random
 // latency, random RVALID gaps and responses of the two IDs returned in any order
 // (interleaved per burst, or per beat), against random RREADY stalls on both ports.
@@ -13,13 +13,13 @@
 #include <deque>
 #include <vector>
 
-#include "Vaxi_read_arbiter.h"
+#include "Vaccel_axi_read_arbiter.h"
 #include "bench_util.hpp"
 
 namespace accel::bench {
 namespace {
 
-using M = Vaxi_read_arbiter;
+using M = Vaccel_axi_read_arbiter;
 
 uint64_t beat_data(uint32_t addr, unsigned beat) {
     uint64_t z = (uint64_t{addr} << 8 | beat) + 0x9e3779b97f4a7c15ull;

@@ -1,4 +1,4 @@
-// axil_csr: an AXI4-Lite master with random valid delays on AW, W and AR (AW and W in
+// accel_axil_csr: an AXI4-Lite master with random valid delays on AW, W and AR (AW and W in
 // either order or together) and random bready/rready back-pressure, against a C++
 // model of the register map of sw/hw/csr.hpp. The status inputs change at
 // random; a read must return the value its register had in the AR cycle. Checks the
@@ -11,28 +11,28 @@
 #include <optional>
 #include <vector>
 
-#include "Vaxil_csr.h"
-#include "Vaxil_csr___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_axil_csr.h"
+#include "Vaccel_axil_csr___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/csr.hpp"
 #include "bench_util.hpp"
 
 namespace accel::bench {
 namespace {
 
-using Root = Vaxil_csr___024root;
+using Root = Vaccel_axil_csr___024root;
 constexpr uint32_t kOkay = 0, kSlverr = 2;
 constexpr uint32_t kNumCounters = (csr::kDrainWait - csr::kCycles) / 8 + 1;
 static_assert(kNumCounters == 14);
 
 uint32_t cfg_value(uint32_t addr) {
     switch (addr) {
-        case csr::kCfgBatch: return Root::axil_csr__DOT__CFG_BATCH;
-        case csr::kCfgBlockIn: return Root::axil_csr__DOT__CFG_BLOCK_IN;
-        case csr::kCfgBlockOut: return Root::axil_csr__DOT__CFG_BLOCK_OUT;
-        case csr::kCfgAxiDataBits: return Root::axil_csr__DOT__CFG_AXI_DATA_BITS;
-        case csr::kCfgInpDepth: return Root::axil_csr__DOT__CFG_INP_DEPTH;
-        case csr::kCfgWgtDepth: return Root::axil_csr__DOT__CFG_WGT_DEPTH;
-        case csr::kCfgAccDepth: return Root::axil_csr__DOT__CFG_ACC_DEPTH;
+        case csr::kCfgBatch: return Root::accel_axil_csr__DOT__CFG_BATCH;
+        case csr::kCfgBlockIn: return Root::accel_axil_csr__DOT__CFG_BLOCK_IN;
+        case csr::kCfgBlockOut: return Root::accel_axil_csr__DOT__CFG_BLOCK_OUT;
+        case csr::kCfgAxiDataBits: return Root::accel_axil_csr__DOT__CFG_AXI_DATA_BITS;
+        case csr::kCfgInpDepth: return Root::accel_axil_csr__DOT__CFG_INP_DEPTH;
+        case csr::kCfgWgtDepth: return Root::accel_axil_csr__DOT__CFG_WGT_DEPTH;
+        case csr::kCfgAccDepth: return Root::accel_axil_csr__DOT__CFG_ACC_DEPTH;
         default: return 0;
     }
 }
@@ -94,7 +94,7 @@ public:
         reset(m);
     }
 
-    Vaxil_csr m;
+    Vaccel_axil_csr m;
     Inputs in;
     uint32_t insn_addr = 0, insn_count = 0;  // model of the RW registers
     int starts = 0, expected_starts = 0, writes_done = 0, reads_done = 0;

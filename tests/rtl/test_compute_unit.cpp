@@ -1,4 +1,4 @@
-// compute_unit: GEMM instructions (encoded by accel::isa::encode) run against SRAM models
+// accel_compute_unit: GEMM instructions (encoded by accel::isa::encode) run against SRAM models
 // written in the bench (1-cycle read latency; read ports show garbage in the cycles after
 // no read, as the ACC port does after a drain read), with random delays before the
 // instructions and the tokens become available. The final ACC contents are compared with
@@ -18,8 +18,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vcompute_unit.h"
-#include "Vcompute_unit___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_compute_unit.h"
+#include "Vaccel_compute_unit___024root.h"  // the elaborated parameters (built with --public)
 #include "compiler/rtl_timing.hpp"
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
@@ -27,20 +27,20 @@
 namespace accel::bench {
 namespace {
 
-using Root = Vcompute_unit___024root;
-constexpr uint32_t kBatch = Root::compute_unit__DOT__BATCH;
-constexpr uint32_t kBi = Root::compute_unit__DOT__BLOCK_IN;
-constexpr uint32_t kBo = Root::compute_unit__DOT__BLOCK_OUT;
-constexpr uint32_t kInpDepth = Root::compute_unit__DOT__INP_DEPTH;
-constexpr uint32_t kWgtDepth = Root::compute_unit__DOT__WGT_DEPTH;
-constexpr uint32_t kAccDepth = Root::compute_unit__DOT__ACC_DEPTH;
-constexpr uint32_t kPrmDepth = Root::compute_unit__DOT__PRM_DEPTH;
+using Root = Vaccel_compute_unit___024root;
+constexpr uint32_t kBatch = Root::accel_compute_unit__DOT__BATCH;
+constexpr uint32_t kBi = Root::accel_compute_unit__DOT__BLOCK_IN;
+constexpr uint32_t kBo = Root::accel_compute_unit__DOT__BLOCK_OUT;
+constexpr uint32_t kInpDepth = Root::accel_compute_unit__DOT__INP_DEPTH;
+constexpr uint32_t kWgtDepth = Root::accel_compute_unit__DOT__WGT_DEPTH;
+constexpr uint32_t kAccDepth = Root::accel_compute_unit__DOT__ACC_DEPTH;
+constexpr uint32_t kPrmDepth = Root::accel_compute_unit__DOT__PRM_DEPTH;
 // Entry sizes in 32-bit words (byte k of an entry: word k / 4, bits 8 * (k % 4)).
 constexpr uint32_t kInpWords = (kBatch * kBi + 3) / 4;
 constexpr uint32_t kWgtWords = (kBo * kBi + 3) / 4;
 constexpr uint32_t kBiasWords = kBo;
 constexpr uint32_t kAccWords = kBatch * kBo;
-// n steps take n + kPipelineCycles cycles (compute_unit.sv): the cost model's GEMM
+// n steps take n + kPipelineCycles cycles (accel_compute_unit.sv): the cost model's GEMM
 // completion, kGemmPipeline cycles after the last step's issue.
 constexpr uint32_t kPipelineCycles = static_cast<uint32_t>(timing::kGemmPipeline) + 1;
 
@@ -137,7 +137,7 @@ isa::Gemm random_gemm(std::mt19937& rng, uint32_t max_steps = 1500) {
 // ---- the harness
 class ComputeUnit : public ::testing::TestWithParam<int> {
 protected:
-    std::unique_ptr<Vcompute_unit> m = std::make_unique<Vcompute_unit>();
+    std::unique_ptr<Vaccel_compute_unit> m = std::make_unique<Vaccel_compute_unit>();
     std::mt19937 rng{1};
     Mem inp{kInpDepth, kInpWords}, wgt{kWgtDepth, kWgtWords}, bias{kPrmDepth, kBiasWords},
         acc{kAccDepth, kAccWords};

@@ -1,4 +1,4 @@
-// double_requant: every lane bit-exact with clamp(zy + round_product_like_double(acc,
+// accel_double_requant: every lane bit-exact with clamp(zy + round_product_like_double(acc,
 // decode_scale_word(word)), act_min, act_max), the sum wrapping in int32, through
 // random en_i stalls and idle cycles, checked against a C++ shadow pipeline of LATENCY
 // stages. Inputs: the scales of real models (outputs must spread over int8), products a
@@ -19,8 +19,8 @@
 #include <set>
 #include <vector>
 
-#include "Vdouble_requant.h"
-#include "Vdouble_requant___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_double_requant.h"
+#include "Vaccel_double_requant___024root.h"  // the elaborated parameters (built with --public)
 #include "bench_util.hpp"
 #include "double_rounding_cases.hpp"
 #include "hw/hw_params.hpp"
@@ -30,9 +30,9 @@
 namespace accel::bench {
 namespace {
 
-using Model = Vdouble_requant;
-constexpr int kLanes = static_cast<int>(Vdouble_requant___024root::double_requant__DOT__LANES);
-constexpr int kLatency = static_cast<int>(Vdouble_requant___024root::double_requant__DOT__LATENCY);
+using Model = Vaccel_double_requant;
+constexpr int kLanes = static_cast<int>(Vaccel_double_requant___024root::accel_double_requant__DOT__LANES);
+constexpr int kLatency = static_cast<int>(Vaccel_double_requant___024root::accel_double_requant__DOT__LATENCY);
 constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
 
 struct Lane {

@@ -1,4 +1,4 @@
-// drain_unit: DRAIN instructions against a C++ model of docs/isa.md. The bench plays
+// accel_drain_unit: DRAIN instructions against a C++ model of docs/isa.md. The bench plays
 // the instruction queue, the cp2dr/dr2cp tokens, the ACC read port (compute takes it
 // at random: acc_gnt_i low, and the read data then changes to compute's), the QUANT
 // read port (synchronous read) and an AXI write slave (random awready/wready/bvalid
@@ -24,8 +24,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "Vdrain_unit.h"
-#include "Vdrain_unit___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_drain_unit.h"
+#include "Vaccel_drain_unit___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/isa.hpp"
 #include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
@@ -35,13 +35,13 @@
 namespace accel::bench {
 namespace {
 
-using Root = Vdrain_unit___024root;
-constexpr uint32_t kBatch = Root::drain_unit__DOT__BATCH;
-constexpr uint32_t kBo = Root::drain_unit__DOT__BLOCK_OUT;
-constexpr uint32_t kBeat = Root::drain_unit__DOT__BEAT_BYTES;
-constexpr uint32_t kAccDepth = Root::drain_unit__DOT__ACC_DEPTH;
-constexpr uint32_t kPrmDepth = Root::drain_unit__DOT__PRM_DEPTH;
-constexpr uint32_t kMaxOut = Root::drain_unit__DOT__MAX_OUTSTANDING;
+using Root = Vaccel_drain_unit___024root;
+constexpr uint32_t kBatch = Root::accel_drain_unit__DOT__BATCH;
+constexpr uint32_t kBo = Root::accel_drain_unit__DOT__BLOCK_OUT;
+constexpr uint32_t kBeat = Root::accel_drain_unit__DOT__BEAT_BYTES;
+constexpr uint32_t kAccDepth = Root::accel_drain_unit__DOT__ACC_DEPTH;
+constexpr uint32_t kPrmDepth = Root::accel_drain_unit__DOT__PRM_DEPTH;
+constexpr uint32_t kMaxOut = Root::accel_drain_unit__DOT__MAX_OUTSTANDING;
 constexpr uint64_t kTimeout = 300000;
 constexpr uint32_t kBusError = 4;  // ERR_BUS_ERROR: kind 3
 
@@ -141,7 +141,7 @@ public:
     Mem mem;
     int bursts = 0, full_bursts = 0, beats = 0, outstanding = 0, errors_sent = 0;
 
-    void drive(Vdrain_unit& m, uint64_t now) {
+    void drive(Vaccel_drain_unit& m, uint64_t now) {
         m.aw_ready_i = !aw_st_();
         const bool waiting_data = std::any_of(aws_.begin(), aws_.end(),
                                               [](const Burst& b) { return !b.complete(); });
@@ -152,7 +152,7 @@ public:
         m.b_resp_i = b_on_ ? bq_.front().resp : 0;
     }
 
-    void sample(const Vdrain_unit& m, uint64_t now) {
+    void sample(const Vaccel_drain_unit& m, uint64_t now) {
         check_stable(m);
         if (m.aw_valid_o && m.aw_ready_i) {
             Burst b{m.aw_addr_o, static_cast<uint32_t>(m.aw_len_o) + 1, {}};
@@ -233,7 +233,7 @@ private:
     }
 
     // AXI: a valid stays up, with the same payload, until its handshake.
-    void check_stable(const Vdrain_unit& m) {
+    void check_stable(const Vaccel_drain_unit& m) {
         if (aw_pend_) {
             EXPECT_TRUE(m.aw_valid_o) << "aw_valid dropped before aw_ready";
             EXPECT_EQ(m.aw_addr_o, aw_addr_);
@@ -277,7 +277,7 @@ public:
         reset(m);
     }
 
-    Vdrain_unit m;
+    Vaccel_drain_unit m;
     Buffers buf;
     WriteSlave slave;
     std::deque<isa::Drain> queue;

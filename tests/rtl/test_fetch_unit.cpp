@@ -1,4 +1,4 @@
-// fetch_unit: programs of instructions encoded by accel::isa::encode in a DRAM image,
+// accel_fetch_unit: programs of instructions encoded by accel::isa::encode in a DRAM image,
 // served by the bench's AXI read slave (random ARREADY, random latency per burst, random
 // RVALID gaps, in-order responses, SLVERR past the end of the DRAM or at injected
 // addresses), dispatched into three bench queues of the ISA's depth whose units pop
@@ -27,13 +27,13 @@
 
 #include <fmt/format.h>
 
-#include "Vfetch_unit.h"
-#include "Vfetch_unit___024root.h"
-#include "Vfetch_unit_wide.h"
-#include "Vfetch_unit_wide___024root.h"
+#include "Vaccel_fetch_unit.h"
+#include "Vaccel_fetch_unit___024root.h"
+#include "Vaccel_fetch_unit_wide.h"
+#include "Vaccel_fetch_unit_wide___024root.h"
 #ifdef FETCH_PATH_TINY
-#include "Vfetch_unit_tiny.h"
-#include "Vfetch_unit_tiny___024root.h"
+#include "Vaccel_fetch_unit_tiny.h"
+#include "Vaccel_fetch_unit_tiny___024root.h"
 #endif
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
@@ -176,17 +176,17 @@ struct Knobs {
 template <typename M, typename Root>
 class FetchBench {
 public:
-    static constexpr uint32_t kBeat = Root::fetch_unit__DOT__BEAT_BYTES;
+    static constexpr uint32_t kBeat = Root::accel_fetch_unit__DOT__BEAT_BYTES;
     static constexpr uint32_t kBeats = kBeat >= kInsnBytes ? 1 : kInsnBytes / kBeat;
 
     FetchBench(uint32_t seed, const HwParams& hw, const Knobs& k = {})
         : hw_(hw), k_(k), rng_(seed), ar_stall_(seed + 1, k.p_arstall), r_gap_(seed + 2, k.p_rgap),
           pop_stall_{Stalls(seed + 3, k.p_pop_stall), Stalls(seed + 4, k.p_pop_stall), Stalls(seed + 5, k.p_pop_stall)},
           dram_(kDramBytes) {
-        EXPECT_EQ(Root::fetch_unit__DOT__INP_DEPTH, hw.inp_depth);
-        EXPECT_EQ(Root::fetch_unit__DOT__WGT_DEPTH, hw.wgt_depth);
-        EXPECT_EQ(Root::fetch_unit__DOT__ACC_DEPTH, hw.acc_depth);
-        EXPECT_EQ(Root::fetch_unit__DOT__PRM_DEPTH, hw.prm_depth);
+        EXPECT_EQ(Root::accel_fetch_unit__DOT__INP_DEPTH, hw.inp_depth);
+        EXPECT_EQ(Root::accel_fetch_unit__DOT__WGT_DEPTH, hw.wgt_depth);
+        EXPECT_EQ(Root::accel_fetch_unit__DOT__ACC_DEPTH, hw.acc_depth);
+        EXPECT_EQ(Root::accel_fetch_unit__DOT__PRM_DEPTH, hw.prm_depth);
         EXPECT_EQ(kBeat, hw.beat_bytes);
         for (auto& b : dram_) b = static_cast<uint8_t>(rng_());
         m_.start_i = 0;
@@ -374,7 +374,7 @@ private:
         } else if (m_.ar_valid_o && stopped_ && !pending_at_stop_) {
             FAIL() << "new read after the stop, cycle " << now_;
         }
-        ASSERT_LE(bursts_.size() + m_.ar_valid_o, Root::fetch_unit__DOT__SLOTS)
+        ASSERT_LE(bursts_.size() + m_.ar_valid_o, Root::accel_fetch_unit__DOT__SLOTS)
             << "more reads in flight than the read-ahead holds, cycle " << now_;
         if (m_.ar_valid_o) {
             ASSERT_EQ(m_.ar_len_o, kBeats - 1) << "one burst per instruction";
@@ -440,24 +440,24 @@ private:
 
 // Each scenario runs against every model: the model, and the params it was built for.
 struct DefaultCfg {
-    using Model = Vfetch_unit;
-    using RootT = Vfetch_unit___024root;
+    using Model = Vaccel_fetch_unit;
+    using RootT = Vaccel_fetch_unit___024root;
     static HwParams hw() { return default_hw_params(); }
 };
 struct WideCfg {  // the default config with a 1024-bit bus
-    using Model = Vfetch_unit_wide;
-    using RootT = Vfetch_unit_wide___024root;
+    using Model = Vaccel_fetch_unit_wide;
+    using RootT = Vaccel_fetch_unit_wide___024root;
     static HwParams hw() {
         HwParams hw = default_hw_params();
-        hw.beat_bytes = RootT::fetch_unit__DOT__BEAT_BYTES;
+        hw.beat_bytes = RootT::accel_fetch_unit__DOT__BEAT_BYTES;
         EXPECT_EQ(hw.beat_bytes, 128u);
         return hw;
     }
 };
 #ifdef FETCH_PATH_TINY
 struct TinyCfg {
-    using Model = Vfetch_unit_tiny;
-    using RootT = Vfetch_unit_tiny___024root;
+    using Model = Vaccel_fetch_unit_tiny;
+    using RootT = Vaccel_fetch_unit_tiny___024root;
     static HwParams hw() { return load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"); }
 };
 #endif

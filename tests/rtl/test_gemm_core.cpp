@@ -1,4 +1,4 @@
-// gemm_core: a stream of random operand sets (with random idle cycles) against a C++
+// accel_gemm_core: a stream of random operand sets (with random idle cycles) against a C++
 // dot-product model, the int8 extremes in every lane, and the fixed latency.
 //
 // The bench is built for several parameter sets (tests/rtl/CMakeLists.txt) and reads
@@ -13,19 +13,19 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vgemm_core.h"
-#include "Vgemm_core___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_gemm_core.h"
+#include "Vaccel_gemm_core___024root.h"  // the elaborated parameters (built with --public)
 #include "bench_util.hpp"
 
 namespace accel::bench {
 namespace {
 
 // ---- the elaborated parameters (the model is built with --public)
-using Root = Vgemm_core___024root;
-constexpr int kBatch = Root::gemm_core__DOT__BATCH;
-constexpr int kBlockIn = Root::gemm_core__DOT__BLOCK_IN;
-constexpr int kBlockOut = Root::gemm_core__DOT__BLOCK_OUT;
-constexpr int kLatency = Root::gemm_core__DOT__LATENCY;
+using Root = Vaccel_gemm_core___024root;
+constexpr int kBatch = Root::accel_gemm_core__DOT__BATCH;
+constexpr int kBlockIn = Root::accel_gemm_core__DOT__BLOCK_IN;
+constexpr int kBlockOut = Root::accel_gemm_core__DOT__BLOCK_OUT;
+constexpr int kLatency = Root::accel_gemm_core__DOT__LATENCY;
 constexpr std::size_t kInpBytes = std::size_t(kBatch) * kBlockIn;
 constexpr std::size_t kWgtBytes = std::size_t(kBlockOut) * kBlockIn;
 constexpr std::size_t kLanes = std::size_t(kBatch) * kBlockOut;
@@ -73,7 +73,7 @@ Operands random_operands(std::mt19937& rng) {
 // differ between the bench's executables.
 class GemmCore : public ::testing::TestWithParam<int> {
 protected:
-    Vgemm_core m;
+    Vaccel_gemm_core m;
     int cycle = 0;
     // Sums expected, with the cycle whose tick makes them visible.
     std::deque<std::pair<int, std::vector<int32_t>>> expected;

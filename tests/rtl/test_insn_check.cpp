@@ -1,4 +1,4 @@
-// insn_check: its verdict must be exactly accel::isa::decode(word, params).error
+// accel_insn_check: its verdict must be exactly accel::isa::decode(word, params).error
 // (sw/hw/isa.cpp + isa_check.cpp) for every 512-bit word, for the default and the tiny
 // hardware configs:
 //   Ok -> neither output; IllegalInstruction -> illegal_o; SramRange -> range_error_o only.
@@ -24,11 +24,11 @@
 
 #include <fmt/format.h>
 
-#include "Vinsn_check.h"
-#include "Vinsn_check___024root.h"
+#include "Vaccel_insn_check.h"
+#include "Vaccel_insn_check___024root.h"
 #ifdef FETCH_PATH_TINY
-#include "Vinsn_check_tiny.h"
-#include "Vinsn_check_tiny___024root.h"
+#include "Vaccel_insn_check_tiny.h"
+#include "Vaccel_insn_check_tiny___024root.h"
 #endif
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
@@ -184,12 +184,12 @@ struct Dut {
 
 template <typename M, typename Root>
 Dut make_dut(const std::string& name, const HwParams& hw) {
-    EXPECT_EQ(Root::insn_check__DOT__BEAT_BYTES, hw.beat_bytes) << name;
-    EXPECT_EQ(Root::insn_check__DOT__INP_DEPTH, hw.inp_depth) << name;
-    EXPECT_EQ(Root::insn_check__DOT__WGT_DEPTH, hw.wgt_depth) << name;
-    EXPECT_EQ(Root::insn_check__DOT__ACC_DEPTH, hw.acc_depth) << name;
-    EXPECT_EQ(Root::insn_check__DOT__PRM_DEPTH, hw.prm_depth) << name;
-    EXPECT_EQ(Root::insn_check__DOT__LATENCY, kCheckLatency) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__BEAT_BYTES, hw.beat_bytes) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__INP_DEPTH, hw.inp_depth) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__WGT_DEPTH, hw.wgt_depth) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__ACC_DEPTH, hw.acc_depth) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__PRM_DEPTH, hw.prm_depth) << name;
+    EXPECT_EQ(Root::accel_insn_check__DOT__LATENCY, kCheckLatency) << name;
     auto m = std::make_shared<M>();
     reset(*m);
     return {name, hw, [m](const InsnWord& w) { return rtl_verdict(*m, w); },
@@ -197,11 +197,11 @@ Dut make_dut(const std::string& name, const HwParams& hw) {
 }
 
 Dut default_dut() {
-    return make_dut<Vinsn_check, Vinsn_check___024root>("default", default_hw_params());
+    return make_dut<Vaccel_insn_check, Vaccel_insn_check___024root>("default", default_hw_params());
 }
 #ifdef FETCH_PATH_TINY
 Dut tiny_dut() {
-    return make_dut<Vinsn_check_tiny, Vinsn_check_tiny___024root>(
+    return make_dut<Vaccel_insn_check_tiny, Vaccel_insn_check_tiny___024root>(
         "tiny", load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"));
 }
 #endif

@@ -1,4 +1,4 @@
-// load_unit: LOAD instructions against a C++ model of docs/isa.md. The bench plays
+// accel_load_unit: LOAD instructions against a C++ model of docs/isa.md. The bench plays
 // the instruction queue, the token queues, an AXI read slave (latency, a limit of
 // bursts in flight, random arready/rvalid stalls, in-order responses, SLVERR past the
 // end of its memory) and the four SRAM write ports. It checks every AR burst (INCR
@@ -18,8 +18,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vload_unit.h"
-#include "Vload_unit___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_load_unit.h"
+#include "Vaccel_load_unit___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
 
@@ -27,16 +27,16 @@ namespace accel::bench {
 namespace {
 
 // The elaborated parameters (the model is built with --public).
-using Root = Vload_unit___024root;
+using Root = Vaccel_load_unit___024root;
 struct Cfg {
-    uint32_t batch = Root::load_unit__DOT__BATCH;
-    uint32_t block_in = Root::load_unit__DOT__BLOCK_IN;
-    uint32_t block_out = Root::load_unit__DOT__BLOCK_OUT;
-    uint32_t beat_bytes = Root::load_unit__DOT__BEAT_BYTES;
-    uint32_t inp_depth = Root::load_unit__DOT__INP_DEPTH;
-    uint32_t wgt_depth = Root::load_unit__DOT__WGT_DEPTH;
-    uint32_t prm_depth = Root::load_unit__DOT__PRM_DEPTH;
-    uint32_t max_outstanding = Root::load_unit__DOT__MAX_OUTSTANDING;
+    uint32_t batch = Root::accel_load_unit__DOT__BATCH;
+    uint32_t block_in = Root::accel_load_unit__DOT__BLOCK_IN;
+    uint32_t block_out = Root::accel_load_unit__DOT__BLOCK_OUT;
+    uint32_t beat_bytes = Root::accel_load_unit__DOT__BEAT_BYTES;
+    uint32_t inp_depth = Root::accel_load_unit__DOT__INP_DEPTH;
+    uint32_t wgt_depth = Root::accel_load_unit__DOT__WGT_DEPTH;
+    uint32_t prm_depth = Root::accel_load_unit__DOT__PRM_DEPTH;
+    uint32_t max_outstanding = Root::accel_load_unit__DOT__MAX_OUTSTANDING;
     constexpr uint32_t inp_eb() const { return batch * block_in; }
     constexpr uint32_t wgt_eb() const { return block_out * block_in; }
     constexpr uint32_t prm_eb() const { return 12 * block_out; }
@@ -93,7 +93,7 @@ public:
     AxiSlave(const SlaveCfg& c, const std::vector<uint8_t>& mem, uint32_t seed)
         : cfg_(c), mem_(mem), ar_stall_(seed, c.ar_stall), r_stall_(seed + 1, c.r_stall) {}
 
-    void drive(Vload_unit& m, uint64_t now) {
+    void drive(Vaccel_load_unit& m, uint64_t now) {
         m.ar_ready_i = bursts_.size() < cfg_.max_bursts && !ar_stall_();
         if (!r_hold_) {
             r_valid_ = !bursts_.empty() && bursts_.front().ready_at <= now && !r_stall_();
@@ -109,7 +109,7 @@ public:
     }
 
     // After eval: the handshakes of this cycle. Returns the accepted AR, if any.
-    bool sample(Vload_unit& m, uint64_t now, uint32_t* addr, unsigned* len) {
+    bool sample(Vaccel_load_unit& m, uint64_t now, uint32_t* addr, unsigned* len) {
         if (r_valid_ && m.r_ready_o) {
             ++beats_;
             if (bursts_.front().err && !seen_err_) {
@@ -246,7 +246,7 @@ public:
         EXPECT_EQ(writes, expected_writes);
     }
 
-    Vload_unit m;
+    Vaccel_load_unit m;
     std::vector<uint8_t> mem;
     AxiSlave slave;
     Sram inp, wgt, prm, exp_inp, exp_wgt, exp_prm;

@@ -1,4 +1,4 @@
-// requant: every lane bit-exact with accel::mbqm + clamp, for biased random inputs
+// accel_requant: every lane bit-exact with accel::mbqm + clamp, for biased random inputs
 // (INT32 edges, SRDHM and RDBPOT ties, every shift in [-31, 30] including left shifts
 // that wrap, negative multipliers), with random en_i stalls checked against a C++
 // shadow pipeline of LATENCY stages; plus a realistic distribution whose outputs must
@@ -13,8 +13,8 @@
 #include <set>
 #include <vector>
 
-#include "Vrequant.h"
-#include "Vrequant___024root.h"  // the elaborated parameters (built with --public)
+#include "Vaccel_requant.h"
+#include "Vaccel_requant___024root.h"  // the elaborated parameters (built with --public)
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "ops/quant.hpp"
@@ -23,8 +23,8 @@
 namespace accel::bench {
 namespace {
 
-constexpr int kLanes = static_cast<int>(Vrequant___024root::requant__DOT__LANES);
-constexpr int kLatency = static_cast<int>(Vrequant___024root::requant__DOT__LATENCY);
+constexpr int kLanes = static_cast<int>(Vaccel_requant___024root::accel_requant__DOT__LANES);
+constexpr int kLatency = static_cast<int>(Vaccel_requant___024root::accel_requant__DOT__LATENCY);
 constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
 constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
 constexpr int kShifts = isa::kPrmShiftMax - isa::kPrmShiftMin + 1;
@@ -127,7 +127,7 @@ Beat garbage(std::mt19937& rng) {
 // probability `stall`, garbage presented on stalled cycles. Checks every cycle
 // against a shadow pipeline and returns the outputs produced.
 template <typename Next>
-std::vector<int8_t> run(Vrequant& m, Next next, int beats, double stall, uint32_t seed) {
+std::vector<int8_t> run(Vaccel_requant& m, Next next, int beats, double stall, uint32_t seed) {
     struct Slot {
         bool valid = false;
         std::vector<int8_t> q;
@@ -188,7 +188,7 @@ TEST(Requant, ParametersAreSane) {
 }
 
 TEST(Requant, GoldenEdgeCasesOneAtATime) {
-    Vrequant m;
+    Vaccel_requant m;
     reset(m);
     // docs/semantics.md's worked cases, each in lane 0 with a trivial clamp
     // (zy = 0, full range), checked through the int8 window by a small multiplier;
@@ -219,7 +219,7 @@ TEST(Requant, GoldenEdgeCasesOneAtATime) {
 }
 
 TEST(Requant, RandomEdgeBiasedLanesMatchGolden) {
-    Vrequant m;
+    Vaccel_requant m;
     reset(m);
     EdgeGen gen(2024);
     const int beats = 200000 / kLanes;
@@ -228,7 +228,7 @@ TEST(Requant, RandomEdgeBiasedLanesMatchGolden) {
 }
 
 TEST(Requant, RealisticScalesSpreadOverInt8) {
-    Vrequant m;
+    Vaccel_requant m;
     reset(m);
     std::mt19937 rng(99);
     auto next = [&] {

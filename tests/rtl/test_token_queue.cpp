@@ -1,4 +1,4 @@
-// token_queue: the count against a C++ model under random push/pop/clear traffic that
+// accel_token_queue: the count against a C++ model under random push/pop/clear traffic that
 // reaches both 0 and MAX many times: avail_o, the overflow pulse (same cycle, token
 // dropped), push+pop leaving the count, clear winning over everything, and a pop of an
 // empty queue (a contract violation) failing the queue's assertion and being ignored.
@@ -9,10 +9,10 @@
 
 #include <algorithm>
 
-#include "Vtoken_queue.h"
-#include "Vtoken_queue___024root.h"
-#include "Vtoken_queue_max3.h"
-#include "Vtoken_queue_max3___024root.h"
+#include "Vaccel_token_queue.h"
+#include "Vaccel_token_queue___024root.h"
+#include "Vaccel_token_queue_max3.h"
+#include "Vaccel_token_queue_max3___024root.h"
 #include "hw/hw_params.hpp"
 #include "bench_util.hpp"
 
@@ -27,7 +27,7 @@ struct Coverage {
 template <typename M, typename Root>
 class TokenBench {
 public:
-    static constexpr uint32_t kMax = Root::token_queue__DOT__MAX;
+    static constexpr uint32_t kMax = Root::accel_token_queue__DOT__MAX;
 
     explicit TokenBench(uint32_t seed) : rng_(seed) {
         m_.clear_i = m_.push_i = m_.pop_i = 0;
@@ -108,19 +108,21 @@ void random_test(uint32_t seed, int cycles) {
 }
 
 TEST(TokenQueue, RandomTrafficMatchesModelMax255) {
-    random_test<Vtoken_queue, Vtoken_queue___024root>(11, 60000);
+    random_test<Vaccel_token_queue, Vaccel_token_queue___024root>(11, 60000);
 }
 TEST(TokenQueue, RandomTrafficMatchesModelMax3) {
-    random_test<Vtoken_queue_max3, Vtoken_queue_max3___024root>(12, 20000);
+    random_test<Vaccel_token_queue_max3, Vaccel_token_queue_max3___024root>(12, 20000);
 }
 
-TEST(TokenQueue, DefaultIsTheIsaLimit) { EXPECT_EQ(Vtoken_queue___024root::token_queue__DOT__MAX, kTokenMax); }
+TEST(TokenQueue, DefaultIsTheIsaLimit) {
+    EXPECT_EQ(Vaccel_token_queue___024root::accel_token_queue__DOT__MAX, kTokenMax);
+}
 
 // Directed: fill to MAX; a further push overflows and is dropped; push+pop at MAX is no
 // overflow; clear beats a push at MAX; a pop of an empty queue fails the assertion
 // and is ignored.
 TEST(TokenQueue, OverflowDropsAndClearWins) {
-    TokenBench<Vtoken_queue_max3, Vtoken_queue_max3___024root> b(13);
+    TokenBench<Vaccel_token_queue_max3, Vaccel_token_queue_max3___024root> b(13);
     AssertionWatch watch(b.model().contextp());
     for (int i = 0; i < 3; ++i) b.cycle(false, true, false);
     b.cycle(false, true, false);  // overflow: dropped

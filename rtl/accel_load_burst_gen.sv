@@ -1,0 +1,178 @@
+// AR side of the load unit: walks the data of a LOAD (z outer, then y, then x) as
+// segments of seg_beats contiguous beats, seg_count per row (segment x of row y of
+// plane z at base + z*z_stride + y*y_stride + x*x_stride, addresses modulo 2^32), and
+// issues the AXI INCR bursts that read them. A contiguous row is one segment; a row
+// whose entries lie apart is one segment per entry (docs/isa.md, LOAD). A burst has at
+// most 16 beats, never crosses a 4 KiB boundary and never spans two segments. At most
+// MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
+// The next burst is computed from registers only, so one AR can issue per cycle
+// (segments of a single beat still stream at a beat per cycle).
+`include "accel_assert.svh"
+`default_nettype none
+
+module accel_load_burst_gen #(
+    parameter int BEAT_BYTES      = 8,   // bytes per AXI beat: a power of two, 1..256
+    parameter int MAX_OUTSTANDING = 8,   // bursts in flight at most (>= 1)
+    parameter int ROW_BEATS_W     = 22   // bits of the beats-per-row count (>= 5)
+) (
+    input  wire logic                   clk_i,
+    input  wire logic                   rst_i,
+    // Instruction, latched when start_i pulses (only while idle_o).
+    input  wire logic                   start_i,
+    input  wire logic [31:0]            base_i,      // byte address of the first row
+    input  wire logic [15:0]            z_size_i,    // planes (>= 1)
+    input  wire logic [15:0]            y_size_i,    // rows per plane (>= 1)
+    input  wire logic [31:0]            z_stride_i,  // bytes between planes
+    input  wire logic [31:0]            y_stride_i,  // bytes between rows
+    input  wire logic [31:0]            x_stride_i,  // bytes between a row's segments
+    input  wire logic [15:0]            seg_count_i, // segments per row (>= 1)
+    input  wire logic [ROW_BEATS_W-1:0] seg_beats_i, // beats per segment (>= 1)
+    // Stop issuing; a pending AR (valid, not yet ready) is still held until accepted.
+    input  wire logic                   halt_i,
+    // AXI read address channel (INCR, full-beat size).
+    output logic                        ar_valid_o,
+    input  wire logic                   ar_ready_i,
+    output logic      [31:0]            ar_addr_o,
+    output logic      [7:0]             ar_len_o,
+    input  wire logic                   r_last_i,    // a burst's last beat was taken
+    output logic                        idle_o       // nothing to issue, nothing in flight
+);
+    localparam int BB_LG      = $clog2(BEAT_BYTES);
+    localparam int PAGE_BEATS = 4096 / BEAT_BYTES;  // beats in a 4 KiB page
+    localparam int PG_W       = $clog2(PAGE_BEATS + 1);
+    localparam int CNT_W      = $clog2(MAX_OUTSTANDING + 1);
+    localparam int RB_W       = ROW_BEATS_W;
+
+    if (BEAT_BYTES < 1 || BEAT_BYTES > 256 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
+    begin : g_bad_beat
+        $error("accel_load_burst_gen: BEAT_BYTES must be a power of two in 1..256, got %0d",
+               BEAT_BYTES);
+    end
+    if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
+        $error("accel_load_burst_gen: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
+    end
+    if (ROW_BEATS_W < 5) begin : g_bad_row_w
+        $error("accel_load_burst_gen: ROW_BEATS_W must be >= 5, got %0d", ROW_BEATS_W);
+    end
+
+    logic             active_q;            // bursts left to issue
+    logic [31:0]      addr_q;              // next burst's address
+    logic [RB_W-1:0]  left_q;              // beats of the current segment not yet requested
+    logic [31:0]      seg_q, row_q, plane_q;  // start of the current segment / row / plane
+    logic [15:0]      x_q, y_q, z_q, x_last_q, y_last_q, z_last_q;
+    logic [31:0]      x_stride_q, y_stride_q, z_stride_q;
+    logic [RB_W-1:0]  seg_beats_q;
+    logic [CNT_W-1:0] cnt_q;               // bursts in flight
+
+    // The burst at addr_q: min(16, rest of the segment, rest of the 4 KiB page) beats.
+    logic [PG_W-1:0] to_page;
+    logic [4:0]      beats;
+    logic            seg_end, row_end;
+    always_comb begin
+        to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[11:BB_LG]);
+        beats   = 5'd16;
+        if (left_q < RB_W'(16)) beats = left_q[4:0];
+        if (to_page < PG_W'(beats)) beats = to_page[4:0];
+        seg_end = (left_q == RB_W'(beats));
+        row_end = seg_end && (x_q == x_last_q);
+    end
+
+    assign ar_valid_o = active_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
+    assign ar_addr_o  = addr_q;
+    assign ar_len_o   = 8'(beats) - 8'd1;
+    assign idle_o     = !active_q && (cnt_q == '0);
+
+    logic ar_fire;
+    assign ar_fire = ar_valid_o && ar_ready_i;
+
+    // The address after the current segment: the next segment of this row, the next
+    // row of this plane or the next plane.
+    logic [31:0] next_seg, next_row, next_plane;
+    assign next_seg   = seg_q + x_stride_q;
+    assign next_row   = row_q + y_stride_q;
+    assign next_plane = plane_q + z_stride_q;
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            active_q <= 1'b0;
+        end else if (start_i) begin
+            active_q <= 1'b1;
+        end else begin
+            if (ar_fire && row_end && y_q == y_last_q && z_q == z_last_q) active_q <= 1'b0;
+            // Halt only when no AR is pending: AXI forbids withdrawing ar_valid.
+            if (halt_i && !(ar_valid_o && !ar_ready_i)) active_q <= 1'b0;
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (start_i) begin
+            addr_q      <= base_i;
+            seg_q       <= base_i;
+            row_q       <= base_i;
+            plane_q     <= base_i;
+            left_q      <= seg_beats_i;
+            seg_beats_q <= seg_beats_i;
+            x_q         <= '0;
+            y_q         <= '0;
+            z_q         <= '0;
+            x_last_q    <= seg_count_i - 16'd1;
+            y_last_q    <= y_size_i - 16'd1;
+            z_last_q    <= z_size_i - 16'd1;
+            x_stride_q  <= x_stride_i;
+            y_stride_q  <= y_stride_i;
+            z_stride_q  <= z_stride_i;
+        end else if (ar_fire) begin
+            if (!seg_end) begin
+                addr_q <= addr_q + (32'(beats) << BB_LG);
+                left_q <= left_q - RB_W'(beats);
+            end else if (!row_end) begin
+                x_q    <= x_q + 16'd1;
+                seg_q  <= next_seg;
+                addr_q <= next_seg;
+                left_q <= seg_beats_q;
+            end else if (y_q != y_last_q) begin
+                x_q    <= '0;
+                y_q    <= y_q + 16'd1;
+                seg_q  <= next_row;
+                row_q  <= next_row;
+                addr_q <= next_row;
+                left_q <= seg_beats_q;
+            end else begin  // next plane (or past the end: the values are then unused)
+                x_q     <= '0;
+                y_q     <= '0;
+                z_q     <= z_q + 16'd1;
+                plane_q <= next_plane;
+                seg_q   <= next_plane;
+                row_q   <= next_plane;
+                addr_q  <= next_plane;
+                left_q  <= seg_beats_q;
+            end
+        end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            cnt_q <= '0;
+        end else if (ar_fire && !r_last_i) begin
+            cnt_q <= cnt_q + CNT_W'(1);
+        end else if (!ar_fire && r_last_i) begin
+            cnt_q <= cnt_q - CNT_W'(1);
+        end
+    end
+
+    // A LOAD starts only on an idle generator; a burst's last beat only returns for a
+    // burst in flight, and no more than MAX_OUTSTANDING are.
+    `ACCEL_ASSERT(a_start_idle, start_i |-> idle_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_last_in_flight, r_last_i |-> cnt_q != '0, clk_i, rst_i)
+    `ACCEL_ASSERT(a_segment_nonempty, start_i |-> seg_beats_i != '0 && seg_count_i != '0,
+                  clk_i, rst_i)
+    `ACCEL_ASSERT(a_outstanding_max, cnt_q <= CNT_W'(MAX_OUTSTANDING), clk_i, rst_i)
+    // The AXI rules of every burst shown: 1 to 16 beats, inside one 4 KiB page.
+    `ACCEL_ASSERT(a_burst_len, ar_valid_o |-> beats != '0 && beats <= 5'd16, clk_i, rst_i)
+    `ACCEL_ASSERT(a_burst_in_page,
+                  ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
+                  clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_ar_valid_known, {ar_valid_o, idle_o}, clk_i, rst_i)
+endmodule
+
+`default_nettype wire

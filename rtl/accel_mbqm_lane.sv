@@ -1,0 +1,115 @@
+// One lane of TFLite's MultiplyByQuantizedMultiplier (docs/semantics.md) as a pipeline
+// of STAGES register stages: x = RDBPOT(SRDHM(acc << l, multiplier), r), where the quant
+// lane {left, amount, multiplier} gives l = left ? amount : 0 and r = left ? 0 : amount,
+// and acc << l wraps in 32 bits. Bit-exact with accel::mbqm for every 32-bit input,
+// including negative multipliers and INT32_MIN * INT32_MIN (saturates to INT32_MAX).
+//
+// The caller owns the valid chain: ld_i[s] loads stage s (data gating: a stage's
+// registers change only when the data entering it is valid), and x_o is the last stage.
+// One step of arithmetic a stage, so that no path runs from a multiplier through a sum:
+//   0 operands (the accumulator left-shifted on its way in)
+//   1 the 32x32 product as four 16x16 partial products (four 18x18 DSPs, registered)
+//   2 the two middle partial products summed
+//   3 the product's low 33 and high 34 bits, two independent sums
+//   4 the product's bits [62:30]
+//   5 SRDHM rounding
+//   6 RDBPOT's shift, remainder and threshold
+//   7 RDBPOT's rounding
+`default_nettype none
+
+module accel_mbqm_lane #(
+    localparam int STAGES = 8,
+    localparam int QL = accel_isa_pkg::QUANT_LANE_W,
+    localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W
+) (
+    input  wire logic               clk_i,
+    input  wire logic [STAGES-1:0]  ld_i,     // stage s loads this cycle
+    input  wire logic signed [31:0] acc_i,
+    input  wire logic [QL-1:0]      quant_i,  // {left, amount, multiplier[31:0]}
+    output logic signed [31:0]      x_o
+);
+    // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
+    // nudge = p >= 0 ? 2^30 : 1 - 2^30. For p < 0 that is
+    // ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), and for p >= 0 it is
+    // floor((p + 2^30) / 2^31) too: so SRDHM = p[63:31] + p[30], an arithmetic
+    // shift plus a rounding bit. Every product but 2^62 (INT32_MIN * INT32_MIN,
+    // which saturates) lies in (-2^62, 2^62), so bits [62:30] are all that matter
+    // (stage 4 keeps them).
+    //
+    // The product of a = ah * 2^16 + al and m = mh * 2^16 + ml (ah, mh signed, al, ml
+    // unsigned, 16 bits each) is hh * 2^32 + (hl + lh) * 2^16 + ll, and with
+    // mid = hl + lh: p = (hh + (mid >>> 16)) * 2^32 + (ll + mid[15:0] * 2^16), the
+    // second term in [0, 2^33). So p >>> 30 = hi * 4 + lo[32:30].
+
+    // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
+    // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
+
+    logic               left;              // the lane's shift: direction and amount
+    logic      [EW-1:0] amount;
+    logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l
+    (* mem2reg *) logic [EW-1:0] e_q [6];  // right-shift amount r, stages 0-5
+    logic         [3:0] sat_q;             // INT32_MIN * INT32_MIN, stages 1-4 ([s-1])
+    logic signed [31:0] hh1_q;             // stage 1: partial products
+    logic signed [32:0] hl1_q, lh1_q;
+    logic        [31:0] ll1_q;
+    logic signed [33:0] mid2_q;            // stage 2: hl + lh
+    logic signed [31:0] hh2_q;
+    logic        [31:0] ll2_q;
+    logic signed [33:0] hi3_q;             // stage 3: the product's high and low parts
+    logic         [2:0] lo3_q;             //          (of the low part, bits [32:30])
+    logic        [32:0] p4_q;              // stage 4: product bits [62:30]
+    logic signed [31:0] x5_q;              // stage 5: SRDHM
+    logic signed [31:0] sh6_q;             // stage 6: x >>> e, remainder, threshold
+    logic        [31:0] rem6_q, thr6_q;
+    logic signed [31:0] r7_q;              // stage 7: RDBPOT
+
+    assign left   = quant_i[accel_isa_pkg::QUANT_LEFT_LO];
+    assign amount = quant_i[accel_isa_pkg::QUANT_AMOUNT_LO +: EW];
+
+    // Bits [32:30] of ll + mid[15:0] * 2^16: all that the product's bits [62:30] take
+    // of its low part.
+    function automatic logic [2:0] low_top(input logic [31:0] ll, input logic [15:0] mid_lo);
+        low_top = 3'((33'(ll) + {1'b0, mid_lo, 16'd0}) >> 30);
+    endfunction
+
+    logic [31:0] mask5;  // 2^e - 1 for the value leaving stage 5
+    assign mask5 = (32'd1 << e_q[5]) - 32'd1;
+
+    always_ff @(posedge clk_i) begin
+        if (ld_i[0]) begin
+            a0_q   <= acc_i << (left ? amount : EW'(0));  // wraps, as TFLite
+            m0_q   <= quant_i[31:0];
+            e_q[0] <= left ? EW'(0) : amount;
+        end
+        if (ld_i[1]) begin
+            hh1_q    <= 32'(signed'(a0_q[31:16]) * signed'(m0_q[31:16]));
+            hl1_q    <= 33'(signed'(a0_q[31:16]) * signed'({1'b0, m0_q[15:0]}));
+            lh1_q    <= 33'(signed'({1'b0, a0_q[15:0]}) * signed'(m0_q[31:16]));
+            ll1_q    <= a0_q[15:0] * m0_q[15:0];
+            sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
+        end
+        if (ld_i[2]) begin
+            mid2_q <= 34'(hl1_q) + 34'(lh1_q);
+            hh2_q  <= hh1_q;
+            ll2_q  <= ll1_q;
+        end
+        if (ld_i[3]) begin
+            hi3_q <= 34'(hh2_q) + (mid2_q >>> 16);
+            lo3_q <= low_top(ll2_q, mid2_q[15:0]);
+        end
+        if (ld_i[4]) p4_q <= 33'(hi3_q <<< 2) + 33'(lo3_q);
+        if (ld_i[5]) x5_q <= sat_q[3] ? 32'sh7fffffff : signed'(p4_q[32:1] + {31'd0, p4_q[0]});
+        if (ld_i[6]) begin
+            sh6_q  <= x5_q >>> e_q[5];
+            rem6_q <= x5_q & mask5;
+            thr6_q <= (mask5 >> 1) + {31'd0, x5_q[31]};
+        end
+        if (ld_i[7]) r7_q <= sh6_q + ((rem6_q > thr6_q) ? 32'sd1 : 32'sd0);
+        for (int s = 1; s <= 5; s++) if (ld_i[s]) e_q[s] <= e_q[s-1];
+        for (int s = 2; s <= 4; s++) if (ld_i[s]) sat_q[s-1] <= sat_q[s-2];
+    end
+
+    assign x_o = r7_q;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,242 @@
+// The board's stand-in for DRAM: MEM_BYTES of on-chip RAM (one accel_prim_sram_1p)
+// behind an AXI4 slave for the accelerator's memory master, plus a byte-wide host port
+// for the UART bridge. The RAM has one port, so each cycle it serves one of: the host
+// port (first), a read beat or a write beat (these two alternate when both want it).
+//
+// AXI4 slave: one read burst and one write burst at a time, INCR bursts of full beats.
+// A burst that is misaligned, not INCR of full beats, or reaches past MEM_BYTES is
+// answered SLVERR (zero data on reads, data discarded on writes), as the simulated
+// DRAM does. A read beat takes two cycles (RAM read, then the R register); write beats
+// go straight into the RAM, honouring wstrb.
+//
+// Host port: host_req_i holds until host_gnt_o; a granted read returns its byte on
+// host_rdata_o with host_rvalid_o the next cycle. host_addr_i must be below MEM_BYTES
+// (the bridge checks it); higher bits are ignored.
+`default_nettype none
+
+module accel_board_memory #(
+    parameter int MEM_BYTES = 65536,  // memory size, a multiple of BEAT_BYTES
+    parameter int BEAT_BYTES = 4,     // AXI data width in bytes, a power of two
+    localparam int DW = 8 * BEAT_BYTES,
+    localparam int DEPTH = MEM_BYTES / BEAT_BYTES,
+    localparam int AW = accel_isa_pkg::index_w(DEPTH)
+) (
+    input  wire logic          clk_i,
+    input  wire logic          rst_i,
+    // AXI4 slave: read
+    input  wire logic [0:0]    s_axi_arid,
+    input  wire logic [31:0]   s_axi_araddr,
+    input  wire logic [7:0]    s_axi_arlen,
+    input  wire logic [2:0]    s_axi_arsize,
+    input  wire logic [1:0]    s_axi_arburst,
+    input  wire logic          s_axi_arvalid,
+    output logic               s_axi_arready,
+    output logic [0:0]         s_axi_rid,
+    output logic [DW-1:0]      s_axi_rdata,
+    output logic [1:0]         s_axi_rresp,
+    output logic               s_axi_rlast,
+    output logic               s_axi_rvalid,
+    input  wire logic          s_axi_rready,
+    // AXI4 slave: write
+    input  wire logic [31:0]   s_axi_awaddr,
+    input  wire logic [7:0]    s_axi_awlen,
+    input  wire logic [2:0]    s_axi_awsize,
+    input  wire logic [1:0]    s_axi_awburst,
+    input  wire logic          s_axi_awvalid,
+    output logic               s_axi_awready,
+    input  wire logic [DW-1:0] s_axi_wdata,
+    input  wire logic [DW/8-1:0] s_axi_wstrb,
+    input  wire logic          s_axi_wlast,
+    input  wire logic          s_axi_wvalid,
+    output logic               s_axi_wready,
+    output logic [1:0]         s_axi_bresp,
+    output logic               s_axi_bvalid,
+    input  wire logic          s_axi_bready,
+    // host byte port
+    input  wire logic          host_req_i,
+    input  wire logic          host_we_i,
+    input  wire logic [31:0]   host_addr_i,
+    input  wire logic [7:0]    host_wdata_i,
+    output logic               host_gnt_o,
+    output logic               host_rvalid_o,
+    output logic [7:0]         host_rdata_o
+);
+    localparam int OW = $clog2(BEAT_BYTES);  // byte-in-beat address bits
+    localparam logic [2:0] FULL_SIZE = 3'($clog2(BEAT_BYTES));
+    localparam logic [1:0] INCR = 2'b01, OKAY = 2'b00, SLVERR = 2'b10;
+
+    if (BEAT_BYTES < 2 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0) begin : g_bad_beat
+        $error("accel_board_memory: BEAT_BYTES must be a power of two, at least 2");
+    end
+    if (MEM_BYTES < BEAT_BYTES || MEM_BYTES % BEAT_BYTES != 0) begin : g_bad_size
+        $error("accel_board_memory: MEM_BYTES must be a positive multiple of BEAT_BYTES");
+    end
+
+    // A burst is served when it is aligned, INCR of full beats and inside the memory.
+    function automatic logic burst_ok(input logic [31:0] addr, input logic [7:0] len,
+                                      input logic [2:0] size, input logic [1:0] burst);
+        logic [32:0] last_byte;
+        last_byte = {1'b0, addr} + 33'((32'(len) + 32'd1) * 32'(BEAT_BYTES)) - 33'd1;
+        burst_ok = size == FULL_SIZE && burst == INCR && (addr & 32'(BEAT_BYTES - 1)) == '0 &&
+               last_byte < 33'(MEM_BYTES);
+    endfunction
+
+    // ---------------------------------------------------------------- RAM and its port
+    logic ram_en;
+    logic [BEAT_BYTES-1:0] ram_we;
+    logic [AW-1:0] ram_addr;
+    logic [DW-1:0] ram_wdata, ram_rdata;
+
+    accel_prim_sram_1p #(.BYTES_PER_WORD(BEAT_BYTES), .DEPTH(DEPTH)) u_ram (
+        .clk_i, .en_i(ram_en), .we_i(ram_we), .addr_i(ram_addr), .wdata_i(ram_wdata),
+        .rdata_o(ram_rdata));
+
+    // ---------------------------------------------------------------- read burst state
+    logic rd_active_q, rd_err_q, rd_issued_q, rd_issued_last_q;
+    logic [0:0] rd_id_q;
+    logic [AW-1:0] rd_addr_q;
+    logic [7:0] rd_left_q;         // beats still to issue, minus one
+    logic rvalid_q, rlast_q;
+    logic [0:0] rid_q;
+    logic [1:0] rresp_q;
+    logic [DW-1:0] rdata_q;
+    logic r_hs, rd_can_issue, rd_want, rd_gnt, rd_issue;
+
+    assign r_hs = rvalid_q & s_axi_rready;
+    // Issue a beat only when the R register is free by the time its data arrives.
+    assign rd_can_issue = rd_active_q & ~rd_issued_q & (~rvalid_q | s_axi_rready);
+    assign rd_want = rd_can_issue & ~rd_err_q;
+
+    // ---------------------------------------------------------------- write burst state
+    logic wr_active_q, wr_err_q, bvalid_q;
+    logic [1:0] bresp_q;
+    logic [AW-1:0] wr_addr_q;
+    logic wr_want, wr_gnt, w_hs;
+
+    assign wr_want = wr_active_q & ~wr_err_q & s_axi_wvalid;
+
+    // ---------------------------------------------------------------- arbitration
+    logic prefer_write_q;  // read and write alternate when both want the RAM
+    logic host_gnt;
+    logic host_read_q;
+    logic [OW-1:0] host_off_q;
+
+    always_comb begin
+        host_gnt = host_req_i;
+        rd_gnt = 1'b0;
+        wr_gnt = 1'b0;
+        if (!host_req_i) begin
+            if (rd_want && wr_want) begin
+                wr_gnt = prefer_write_q;
+                rd_gnt = ~prefer_write_q;
+            end else begin
+                wr_gnt = wr_want;
+                rd_gnt = rd_want;
+            end
+        end
+    end
+
+    always_comb begin
+        ram_en = host_gnt | rd_gnt | wr_gnt;
+        ram_we = '0;
+        ram_addr = rd_addr_q;
+        ram_wdata = s_axi_wdata;
+        if (host_gnt) begin
+            ram_addr = AW'(host_addr_i >> OW);
+            ram_wdata = {BEAT_BYTES{host_wdata_i}};
+            for (int b = 0; b < BEAT_BYTES; b++) begin
+                ram_we[b] = host_we_i && 32'(b) == (host_addr_i & 32'(BEAT_BYTES - 1));
+            end
+        end else if (wr_gnt) begin
+            ram_addr = wr_addr_q;
+            ram_we = s_axi_wstrb;
+        end
+    end
+
+    assign host_gnt_o = host_gnt;
+    assign rd_issue = rd_can_issue & (rd_err_q | rd_gnt);
+    assign w_hs = wr_active_q & s_axi_wvalid & (wr_err_q | wr_gnt);
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) prefer_write_q <= 1'b0;
+        else if (rd_gnt) prefer_write_q <= 1'b1;
+        else if (wr_gnt) prefer_write_q <= 1'b0;
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) host_read_q <= 1'b0;
+        else host_read_q <= host_gnt & ~host_we_i;
+        host_off_q <= OW'(host_addr_i);
+    end
+    assign host_rvalid_o = host_read_q;
+    assign host_rdata_o = 8'(ram_rdata >> (8 * 32'(host_off_q)));
+
+    // ---------------------------------------------------------------- read channel
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            rd_active_q <= 1'b0;
+            rd_issued_q <= 1'b0;
+            rvalid_q <= 1'b0;
+        end else begin
+            if (!rd_active_q && s_axi_arvalid) begin
+                rd_active_q <= 1'b1;
+                rd_id_q <= s_axi_arid;
+                rd_addr_q <= AW'(s_axi_araddr >> OW);
+                rd_left_q <= s_axi_arlen;
+                rd_err_q <= ~burst_ok(s_axi_araddr, s_axi_arlen, s_axi_arsize, s_axi_arburst);
+            end else if (rd_issue) begin
+                rd_addr_q <= rd_addr_q + 1'b1;
+                rd_left_q <= rd_left_q - 1'b1;
+                if (rd_left_q == '0) rd_active_q <= 1'b0;
+            end
+            rd_issued_q <= rd_issue;
+            rd_issued_last_q <= rd_left_q == '0;
+            // The beat issued last cycle enters the R register (free by construction).
+            if (rd_issued_q) begin
+                rvalid_q <= 1'b1;
+                rid_q <= rd_id_q;
+                rdata_q <= rd_err_q ? '0 : ram_rdata;
+                rresp_q <= rd_err_q ? SLVERR : OKAY;
+                rlast_q <= rd_issued_last_q;
+            end else if (r_hs) begin
+                rvalid_q <= 1'b0;
+            end
+        end
+    end
+
+    assign s_axi_arready = ~rd_active_q;
+    assign s_axi_rid = rid_q;
+    assign s_axi_rvalid = rvalid_q;
+    assign s_axi_rdata = rdata_q;
+    assign s_axi_rresp = rresp_q;
+    assign s_axi_rlast = rlast_q;
+
+    // ---------------------------------------------------------------- write channel
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            wr_active_q <= 1'b0;
+            bvalid_q <= 1'b0;
+        end else begin
+            if (!wr_active_q && !bvalid_q && s_axi_awvalid) begin
+                wr_active_q <= 1'b1;
+                wr_addr_q <= AW'(s_axi_awaddr >> OW);
+                wr_err_q <= ~burst_ok(s_axi_awaddr, s_axi_awlen, s_axi_awsize, s_axi_awburst);
+            end else if (w_hs) begin
+                wr_addr_q <= wr_addr_q + 1'b1;
+                if (s_axi_wlast) begin
+                    wr_active_q <= 1'b0;
+                    bvalid_q <= 1'b1;
+                    bresp_q <= wr_err_q ? SLVERR : OKAY;
+                end
+            end
+            if (bvalid_q && s_axi_bready) bvalid_q <= 1'b0;
+        end
+    end
+
+    assign s_axi_awready = ~wr_active_q & ~bvalid_q;
+    assign s_axi_wready = wr_active_q & (wr_err_q | wr_gnt);
+    assign s_axi_bvalid = bvalid_q;
+    assign s_axi_bresp = bresp_q;
+endmodule
+
+`default_nettype wire

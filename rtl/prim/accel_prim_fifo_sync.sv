@@ -1,0 +1,97 @@
+// Show-ahead FIFO in registers: rdata_o is the head entry whenever empty_o is low, and
+// pop_i removes it. Meant for short queues of wide entries (the units' instruction
+// queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: an entry pushed in one
+// cycle is the head from the next, with no read latency.
+//
+// The head comes from a register of its own (a copy of the head entry, loaded with the
+// next one as the head is popped), not from a multiplexer over the entries: the units
+// decode their instruction from it, and a wide multiplexer steered by the read pointer
+// was the FPGA's longest path (docs/fpga.md).
+//
+// Contract: push_i only while !full_o, pop_i only while !empty_o (assertions check it
+// under ACCEL_ASSERT). Both are guarded anyway: a push while full is ignored (even if
+// pop_i is high in the same cycle: full_o says "no push this cycle"), and a pop while
+// empty is ignored. A push and a pop in the same cycle on a non-empty, non-full FIFO do
+// both.
+`include "accel_assert.svh"
+`default_nettype none
+
+module accel_prim_fifo_sync #(
+    parameter int WIDTH = 512,  // bits per entry (>= 1)
+    parameter int DEPTH = 8     // entries (>= 1)
+) (
+    input  wire logic             clk_i,
+    input  wire logic             rst_i,
+    input  wire logic             push_i,
+    input  wire logic [WIDTH-1:0] wdata_i,
+    output logic                  full_o,
+    input  wire logic             pop_i,
+    output logic      [WIDTH-1:0] rdata_o,  // the head; meaningful while !empty_o
+    output logic                  empty_o
+);
+    localparam int PW = accel_isa_pkg::index_w(DEPTH);  // pointer bits
+    localparam int CW = (DEPTH > 0) ? $clog2(DEPTH + 1) : 1;  // count bits (0..DEPTH)
+    localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
+    localparam logic [CW-1:0] FULL_COUNT = CW'(DEPTH);
+
+    if (WIDTH < 1) begin : g_bad_width
+        $error("accel_prim_fifo_sync: WIDTH must be at least 1");
+    end
+    if (DEPTH < 1) begin : g_bad_depth
+        $error("accel_prim_fifo_sync: DEPTH must be at least 1");
+    end
+
+    // Registers, not a RAM (mem2reg tells Yosys so); an array rather than one packed
+    // vector so that the simulator reads the head by index, not by a wide shift.
+    (* mem2reg *) logic [WIDTH-1:0] data_q [DEPTH];
+    logic [PW-1:0] rptr_q, wptr_q;
+    logic [CW-1:0] count_q;
+
+    logic do_push, do_pop;
+    assign full_o  = (count_q == FULL_COUNT);
+    assign empty_o = (count_q == '0);
+    assign do_push = push_i && !full_o;
+    assign do_pop  = pop_i && !empty_o;
+
+
+    function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
+        next_ptr = (p == LAST) ? '0 : p + PW'(1);
+    endfunction
+
+    // The head register: the entry after the head when the head leaves and one is
+    // there, the entry pushed when the FIFO is (or becomes) empty, else unchanged.
+    logic [WIDTH-1:0] head_q;
+    assign rdata_o = head_q;
+    always_ff @(posedge clk_i) begin
+        if (do_pop && count_q > CW'(1)) head_q <= data_q[next_ptr(rptr_q)];
+        else if (do_push && (empty_o || (do_pop && count_q == CW'(1)))) head_q <= wdata_i;
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i) begin
+            rptr_q  <= '0;
+            wptr_q  <= '0;
+            count_q <= '0;
+        end else begin
+            if (do_push) wptr_q <= next_ptr(wptr_q);
+            if (do_pop) rptr_q <= next_ptr(rptr_q);
+            if (do_push && !do_pop) count_q <= count_q + CW'(1);
+            else if (do_pop && !do_push) count_q <= count_q - CW'(1);
+        end
+    end
+
+    // Storage: no reset (the count says which entries mean anything); each entry is a
+    // plain register with a load enable.
+    always_ff @(posedge clk_i) begin
+        if (do_push) data_q[wptr_q] <= wdata_i;
+    end
+
+    // The guards keep the FIFO consistent, but a dropped push loses an entry and an empty
+    // pop takes one that is not there: either is a bug of the user.
+    `ACCEL_ASSERT(a_no_overflow, push_i |-> !full_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_no_underflow, pop_i |-> !empty_o, clk_i, rst_i)
+    `ACCEL_ASSERT(a_count_in_range, count_q <= FULL_COUNT, clk_i, rst_i)
+    `ACCEL_ASSERT_KNOWN(a_flags_known, {full_o, empty_o}, clk_i, rst_i)
+endmodule
+
+`default_nettype wire
