@@ -14,8 +14,9 @@ namespace accel::timing {
 constexpr int64_t kStartCycles = 1;      // CSR start to fetch's first request
 constexpr int64_t kDoneCycles = 3;       // last completion to the end of the run
 constexpr int64_t kGemmPipeline = 3;     // a GEMM's completion after its last issue
-constexpr int64_t kDrainLead = 3;        // DRAIN start to its first AW, besides the
-                                         // first burst's addresses
+constexpr int64_t kDrainLead = 10;       // DRAIN start to its first AW, besides the
+                                         // first burst's addresses, and to its data
+                                         // out of requant (two SRAM read stages)
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
 constexpr int64_t kAddPipeline = kAddOperandsLatency;  // add mode: the operands'
                                                      // rescaling before requant
@@ -34,6 +35,6 @@ constexpr int64_t kEstimateLoadOverhead = 6;
 
 // The scheduler's split of the last tile (scheduler.cpp): a DRAIN's cycles besides the
 // DRAM latency and its beats (requant pipeline, AW lead, B response).
-constexpr int64_t kDrainOverhead = 10;
+constexpr int64_t kDrainOverhead = 17;
 
 }  // namespace accel::timing

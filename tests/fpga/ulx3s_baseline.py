@@ -2,12 +2,16 @@
 """The ULX3S synthesis baseline (docs/fpga.md, "In make test").
 
   ulx3s_baseline.py record REPORT.json BASELINE.json   write the baseline from a report
-  ulx3s_baseline.py check REPORT.json BASELINE.json    the report's resources against it
+  ulx3s_baseline.py check REPORT.json BASELINE.json [--synth-log LOG]
+                                                       the report's resources against it;
+                                                       with the synthesis log, also that
+                                                       every memory went to block RAM
 
 REPORT.json is what scripts/fpga/run --synth-only writes. check exits 1 when the design
 does not fit or a resource moved by more than TOLERANCE of its baseline, either way: a
 growth is a cost to look at, a drop a baseline to record again (scripts/fpga/baseline)."""
 import json
+import re
 import sys
 
 # The resources held to the baseline: Yosys' cell types.
@@ -24,11 +28,32 @@ def load(path):
         sys.exit(2)
 
 
+def memories_in_block_ram(log_path):
+    """Every memory Yosys mapped (memory_libmap's "mapping memory M via CELL") went to a
+    DP16KD (true or pseudo dual-port): none to flip-flops or LUT RAM. Returns the
+    failures."""
+    try:
+        log = open(log_path, errors="replace").read()
+    except OSError as e:
+        print(f"error: {log_path}: {e}", file=sys.stderr)
+        sys.exit(2)
+    mapped = re.findall(r"^mapping memory (\S+) via (\S+)$", log, re.M)
+    if not mapped:
+        return [f"{log_path}: no memory was mapped"]
+    return [f"memory {m} mapped via {via}, not a DP16KD" for m, via in mapped
+            if not via.startswith(("$__DP16KD", "$__PDPW16KD"))]
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("record", "check"):
+    args = sys.argv[1:]
+    log_path = None
+    if len(args) == 5 and args[3] == "--synth-log":
+        log_path = args[4]
+        args = args[:3]
+    if len(args) != 3 or args[0] not in ("record", "check"):
         print(__doc__, file=sys.stderr)
         return 2
-    mode, report_path, baseline_path = sys.argv[1:]
+    mode, report_path, baseline_path = args
     report = load(report_path)
     cells = report["yosys_cells"]
     if mode == "record":
@@ -50,6 +75,13 @@ def main():
         ok = abs(change) <= TOLERANCE
         bad |= not ok
         print(f"{'ok  ' if ok else 'FAIL'} {r:<12} {was:>9} {now:>9} {100 * change:>+7.1f}%")
+    if log_path:
+        failures = memories_in_block_ram(log_path)
+        for f in failures:
+            print(f"FAIL {f}")
+        if not failures:
+            print("ok   every memory in DP16KD block RAM")
+        bad |= bool(failures)
     if bad:
         print(f"a resource moved by more than {100 * TOLERANCE:.0f}% of the baseline: if the "
               "change is intended, record it with scripts/fpga/baseline")
