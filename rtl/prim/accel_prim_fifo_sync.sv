@@ -63,7 +63,7 @@ module accel_prim_fifo_sync #(
     logic [WIDTH-1:0] head_q;
     assign rdata_o = head_q;
     always_ff @(posedge clk_i) begin
-        if (do_pop && count_q > CW'(1)) head_q <= data_q[next_ptr(rptr_q)];
+        if (do_pop && count_q != CW'(1)) head_q <= data_q[next_ptr(rptr_q)];  // (popping: count >= 1)
         else if (do_push && (empty_o || (do_pop && count_q == CW'(1)))) head_q <= wdata_i;
     end
 
