@@ -58,7 +58,11 @@ module accel_compute_loops (
                 at_end_q <= one;  // the counter stays at 0 for now
             end
         end
-        // Back at 0 after an instruction's last step, ready for the next one.
+        // The register says what the comparison would while an instruction runs (its
+        // extents stable), and every counter is back at 0 after its last step.
+        `ACCEL_ASSERT(a_at_end_register,
+                      !fresh_q |-> at_end_q == (idx_q == extent_i[16*l +: 16] - 16'd1),
+                      clk_i, rst_i)
         `ACCEL_ASSERT(a_restart_at_zero, step_i && final_o |=> idx_q == '0, clk_i, rst_i)
     end
 

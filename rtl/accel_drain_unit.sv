@@ -313,7 +313,7 @@ module accel_drain_unit #(
 
     // Two register stages between the SRAMs and the pipelines (docs/fpga.md, timing): the
     // first takes the beat's lanes as read, so that no logic follows a block RAM's output
-    // in the same cycle; the second makes requant's lanes of the QUANT words.
+    // in the same cycle; the second makes accel_requant's lanes of the QUANT words.
     logic                     r2_plain, r2_double, r2_op, r2_second;
     logic [32*BEAT_BYTES-1:0] r2_acc;
     logic [QUANT_BEAT_W-1:0]  r2_words;
@@ -321,7 +321,7 @@ module accel_drain_unit #(
     logic                     r3_plain, r3_double, r3_op, r3_second;
     logic [32*BEAT_BYTES-1:0] r3_acc;
     logic [QUANT_BEAT_W-1:0]  r3_words;      // double-scale mode: the scale words
-    logic [QL*BEAT_BYTES-1:0] r3_quant;      // the beat's lanes as requant's
+    logic [QL*BEAT_BYTES-1:0] r3_quant;      // the beat's lanes as accel_requant's
     logic [QL-1:0]            r3_op_quant;   // add mode: the operand's rescaling (lane 0 or 1)
     logic [QL-1:0]            r3_out_quant;  //           the output's (lane 2)
     always_ff @(posedge clk_i) begin

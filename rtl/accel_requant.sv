@@ -32,7 +32,7 @@ module accel_requant #(
     output logic                      valid_o,
     output logic      [8*LANES-1:0]   q_o         // lane j: int8 result
 );
-    localparam int MBQM = 8;              // mbqm_lane's stages
+    localparam int MBQM = 8;              // accel_mbqm_lane's stages
     localparam int LATENCY = MBQM + 2;    // enabled cycles from valid_i to valid_o
 
     if (LANES < 1) begin : g_bad_lanes

@@ -1,4 +1,4 @@
-// Assertion macros (docs/architecture.md, "Assertions"), after lowRISC's prim_assert:
+// Assertion macros (docs/architecture.md, "Conventions"), after lowRISC's prim_assert:
 //
 //   `ACCEL_ASSERT(name, prop, clk, rst)        concurrent: prop holds at every clk edge
 //                                             outside reset (disable iff rst)

@@ -53,7 +53,6 @@ module accel_prim_fifo_sync #(
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
 
-
     function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
         next_ptr = (p == LAST) ? '0 : p + PW'(1);
     endfunction
@@ -61,9 +60,17 @@ module accel_prim_fifo_sync #(
     // The head register: the entry after the head when the head leaves and one is
     // there, the entry pushed when the FIFO is (or becomes) empty, else unchanged.
     logic [WIDTH-1:0] head_q;
+    // More than one entry. Never with DEPTH 1, and no comparison then: Verilator -Wall
+    // calls count_q > 1 constant (CMPCONST) for a one-bit count.
+    logic several;
+    if (DEPTH > 1) begin : g_several
+        assign several = count_q > CW'(1);
+    end else begin : g_one
+        assign several = 1'b0;
+    end
     assign rdata_o = head_q;
     always_ff @(posedge clk_i) begin
-        if (do_pop && count_q != CW'(1)) head_q <= data_q[next_ptr(rptr_q)];  // (popping: count >= 1)
+        if (do_pop && several) head_q <= data_q[next_ptr(rptr_q)];
         else if (do_push && (empty_o || (do_pop && count_q == CW'(1)))) head_q <= wdata_i;
     end
 

@@ -45,8 +45,9 @@ MODULE_COLUMNS = [("LUT4", ("LUT4",)), ("FF", ("TRELLIS_FF",)), ("CCU2C", ("CCU2
 
 
 def module_name(yosys_name):
-    """The RTL name of a Yosys module: "\\fetch_unit", "$paramod\\requant\\LANES=..."
-    and "$paramod$<hash>\\uart_bridge" are fetch_unit, requant and uart_bridge."""
+    """The RTL name of a Yosys module: "\\accel_fetch_unit",
+    "$paramod\\accel_requant\\LANES=..." and "$paramod$<hash>\\accel_uart_bridge" are
+    accel_fetch_unit, accel_requant and accel_uart_bridge."""
     parts = [p for p in yosys_name.split("\\") if p]
     if parts and parts[0].startswith("$paramod"):
         parts = parts[1:]

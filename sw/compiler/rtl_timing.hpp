@@ -19,9 +19,10 @@ constexpr int64_t kDrainLead = 10;       // DRAIN start to its first AW, besides
                                          // out of requant (two SRAM read stages)
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
 constexpr int64_t kAddPipeline = kAddOperandsLatency;  // add mode: the operands'
-                                                     // rescaling before requant
-constexpr int64_t kDoubleScalePipeline =             // double-scale mode: double_requant's
-    int64_t{kDoubleRequantLatency} - kRequantLatency;  // stages beyond requant's
+                                                     // rescaling before accel_requant
+constexpr int64_t kDoubleScalePipeline =             // double-scale mode: the stages of
+    int64_t{kDoubleRequantLatency} - kRequantLatency;  // accel_double_requant beyond
+                                                       // accel_requant's
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B

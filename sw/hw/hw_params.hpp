@@ -14,14 +14,14 @@ namespace accel {
 constexpr uint32_t kPrmDepth = 64;        // parameter table entries (output-channel blocks)
 constexpr uint32_t kUnitQueueDepth = 8;   // instructions per unit, counting the executing one
 constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
-// Cycles from an instruction entering fetch's checker (rtl/insn_check.sv, one a cycle, in
-// program order, once its beats are in) to its verdict; fetch keeps the verdict with the
-// instruction's slot and may dispatch it the cycle after.
+// Cycles from an instruction entering fetch's checker (rtl/accel_insn_check.sv, one a
+// cycle, in program order, once its beats are in) to its verdict; fetch keeps the verdict
+// with the instruction's slot and may dispatch it the cycle after.
 constexpr uint32_t kCheckLatency = 6;
 // The drain's pipelines, cycles from an ACC read's data to the result (each module's
-// bench checks its LATENCY or STAGES against these): requant (rtl/requant.sv); in add
-// mode add_operands (rtl/add_operands.sv) before it; in double-scale mode double_requant
-// (rtl/double_requant.sv) instead of it.
+// bench checks its LATENCY or STAGES against these): accel_requant (rtl/accel_requant.sv);
+// in add mode accel_add_operands (rtl/accel_add_operands.sv) before it; in double-scale
+// mode accel_double_requant (rtl/accel_double_requant.sv) instead of it.
 constexpr uint32_t kRequantLatency = 10;
 constexpr uint32_t kAddOperandsLatency = 9;
 constexpr uint32_t kDoubleRequantLatency = 12;
