@@ -16,13 +16,13 @@
 // flush_i drops every instruction in flight. Each stage is one step of the arithmetic, so
 // that no path carries a product into a sum into a comparison:
 //   1  the reach products (extent-1)*stride, on one bank of 17x17 multipliers that the
-//      three opcodes share (they never need them at once), as two sums of shifted
-//      partial products each; and the checks that need no arithmetic (illegal_o's, but
-//      LOAD packing's product)
-//   2  the products' two halves summed
-//   3  LOAD: entries = (z*rows)*cols, the one product of a product, in two halves;
+//      three opcodes share (they never need them at once), as four sums of shifted
+//      partial products each (quarters of the multiplier's bits); and the checks that
+//      need no arithmetic (illegal_o's, but LOAD packing's product)
+//   2  the products' quarters summed
+//   3  LOAD: entries = (z*rows)*cols, the one product of a product, in quarters;
 //      GEMM/DRAIN: the terms of each buffer's largest address summed in pairs
-//   4, 5  the pairs summed again, down to one largest address per buffer
+//   4, 5  the pairs summed again, down to one largest address per buffer (LOAD: two)
 //   6  the largest addresses against the depths, and the verdict
 // The multipliers are built of logic, not DSPs: the check runs once per instruction,
 // and the FPGA's DSPs are the MAC array's (docs/fpga.md).
@@ -79,16 +79,16 @@ module accel_insn_check #(
         misaligned = (v & BEAT_MASK) != '0;
     endfunction
 
-    // a * b's partial products of b's bits [lo, lo + n), summed: a multiplier in logic
-    // (shifts and adds, which synthesis keeps out of the DSPs), in two halves.
+    // a * b's partial products of b's bits [lo, lo + n), n <= 5, summed in a balanced
+    // tree (three levels of adds): a quarter of a multiplier in logic (shifts and adds,
+    // which synthesis keeps out of the DSPs).
     function automatic logic [33:0] product_part(input logic [16:0] a, input logic [16:0] b,
                                                  input int lo, input int n);
-        logic [33:0] sum;
-        sum = '0;
-        for (int i = 0; i < 17; i++) begin
-            if (i >= lo && i < lo + n && b[i]) sum = sum + (34'(a) << i);
+        logic [33:0] t [5];
+        for (int j = 0; j < 5; j++) begin
+            t[j] = (j < n && b[lo + j]) ? 34'(a) << (lo + j) : '0;
         end
-        product_part = sum;
+        product_part = ((t[0] + t[1]) + (t[2] + t[3])) + t[4];
     endfunction
 
     // ------------------------------------------------------------ valid chain
@@ -231,8 +231,11 @@ module accel_insn_check #(
     (* mem2reg *) logic [AW-1:0] s1_base [3]; // GEMM: ACC, INP, WGT bases; DRAIN: ACC base + acc_add;
                                         // LOAD: sram_base in 0
     logic [AW-1:0]   s1_prm_max;        // GEMM/DRAIN: prm_base + n_kb - 1
-    (* mem2reg *) logic [33:0] s1_lo [NP];  // the products' halves: b's bits 0-8
-    (* mem2reg *) logic [33:0] s1_hi [NP];  // and 9-16
+    // The products' quarters: b's bits 0-4, 5-8, 9-12 and 13-16.
+    (* mem2reg *) logic [33:0] s1_q0 [NP];
+    (* mem2reg *) logic [33:0] s1_q1 [NP];
+    (* mem2reg *) logic [33:0] s1_q2 [NP];
+    (* mem2reg *) logic [33:0] s1_q3 [NP];
     always_ff @(posedge clk_i) begin
         if (ld[0]) begin
             s1_kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
@@ -260,8 +263,10 @@ module accel_insn_check #(
             s1_prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
                                    : AW'(g.prm_base) + AW'(g_n_kb_m1);
             for (int k = 0; k < NP; k++) begin
-                s1_lo[k] <= product_part(mul_a[k], mul_b[k], 0, 9);
-                s1_hi[k] <= product_part(mul_a[k], mul_b[k], 9, 8);
+                s1_q0[k] <= product_part(mul_a[k], mul_b[k], 0, 5);
+                s1_q1[k] <= product_part(mul_a[k], mul_b[k], 5, 4);
+                s1_q2[k] <= product_part(mul_a[k], mul_b[k], 9, 4);
+                s1_q3[k] <= product_part(mul_a[k], mul_b[k], 13, 4);
             end
         end
     end
@@ -283,15 +288,15 @@ module accel_insn_check #(
             s1b_l_cols   <= s1_l_cols;
             s1b_prm_max  <= s1_prm_max;
             for (int r = 0; r < 3; r++) s1b_base[r] <= s1_base[r];
-            for (int k = 0; k < NP; k++) s1_p[k] <= s1_lo[k] + s1_hi[k];
+            for (int k = 0; k < NP; k++) s1_p[k] <= (s1_q0[k] + s1_q1[k]) + (s1_q2[k] + s1_q3[k]);
         end
     end
 
     // ------------------------------------------------------------ stage 3
     // LOAD: entries = z * rows * cols, the first product saturated to 17 bits: when z *
     // rows alone exceeds 65536, the largest depth, the load is out of range whatever
-    // cols (>= 1 when legal) is; its two halves go to t[1] and t[2]. GEMM/DRAIN: terms
-    // summed in pairs.
+    // cols (>= 1 when legal) is; its quarters go to t[1..4]. GEMM/DRAIN: terms summed in
+    // pairs.
     kind_e         s2_kind;
     logic          s2_illegal, s2_l_huge;
     logic [1:0]    s2_l_buffer;
@@ -308,9 +313,12 @@ module accel_insn_check #(
             s2_prm_max  <= s1b_prm_max;
             if (s1b_kind == K_LOAD) begin
                 s2_t[0] <= s1b_base[0];
-                s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 0, 9));
-                s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 9, 8));
-                for (int k = 3; k < 8; k++) s2_t[k] <= '0;
+                // entries in quarters, summed by stages 4 and 5 as INP's terms are
+                s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 0, 5));
+                s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 5, 4));
+                s2_t[3] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 9, 4));
+                s2_t[4] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 13, 4));
+                for (int k = 5; k < 8; k++) s2_t[k] <= '0;
             end else begin
                 s2_t[0] <= s1b_base[0] + AW'(s1_p[0]);
                 s2_t[1] <= AW'(s1_p[1]) + AW'(s1_p[2]);
@@ -357,8 +365,9 @@ module accel_insn_check #(
             s4_l_huge   <= s3_l_huge;
             s4_l_buffer <= s3_l_buffer;
             s4_prm_max  <= s3_prm_max;
-            // LOAD: sram_base + entries, one past its largest address
-            s4_acc_max  <= s3_kind == K_LOAD ? s3_t[0] + s3_t[1] : s3_t[0];
+            // LOAD: sram_base + entries, one past its largest address, is the sum of
+            // these two
+            s4_acc_max  <= s3_t[0];
             s4_inp_max  <= s3_t[1] + s3_t[2];
             s4_wgt_max  <= s3_t[3] + s3_t[4];
         end
@@ -372,7 +381,7 @@ module accel_insn_check #(
         else if (s4_l_buffer == BUF_WGT) l_depth = WGT_D;
         else l_depth = PRM_D;
         unique case (s4_kind)
-            K_LOAD:  range_error = s4_l_huge || s4_acc_max > l_depth;
+            K_LOAD:  range_error = s4_l_huge || s4_acc_max + s4_inp_max > l_depth;
             K_GEMM:  range_error = s4_acc_max >= ACC_D || s4_inp_max >= INP_D ||
                                    s4_wgt_max >= WGT_D || s4_prm_max >= PRM_D;
             K_DRAIN: range_error = s4_acc_max >= ACC_D || s4_prm_max >= PRM_D;
