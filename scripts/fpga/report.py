@@ -63,11 +63,14 @@ def module_table(stat_path, top):
         fail(f"{stat_path}: {e}")
     instances = {}
 
+    def module_key(cell):  # an instance's cell type, as the module it names is keyed
+        return cell if cell in modules else "\\" + cell if "\\" + cell in modules else None
+
     def visit(name, count):
         instances[name] = instances.get(name, 0) + count
         for cell, n in modules[name]["num_cells_by_type"].items():
-            if cell in modules:
-                visit(cell, count * n)
+            if module_key(cell):
+                visit(module_key(cell), count * n)
 
     visit("\\" + top, 1)
     rows = {}
@@ -177,11 +180,11 @@ def main():
         lines.append(f"  through {', '.join(path['through'])}")
     if modules:
         lines += ["", "per module (synthesized without flattening; all instances, own cells):",
-                  f"{'module':<22} {'inst':>5}" + "".join(f" {c:>10}" for c, _ in MODULE_COLUMNS)]
+                  f"{'module':<26} {'inst':>5}" + "".join(f" {c:>10}" for c, _ in MODULE_COLUMNS)]
         for m, r in modules:
-            lines.append(f"{m:<22} {r['instances']:>5}" +
+            lines.append(f"{m:<26} {r['instances']:>5}" +
                          "".join(f" {r[c]:>10}" for c, _ in MODULE_COLUMNS))
-        lines.append(f"{'total':<22} {'':>5}" +
+        lines.append(f"{'total':<26} {'':>5}" +
                      "".join(f" {sum(r[c] for _, r in modules):>10}" for c, _ in MODULE_COLUMNS))
     if a.bitstream:
         lines.append(f"bitstream: {a.bitstream}")
