@@ -82,13 +82,17 @@ module accel_insn_check #(
     // a * b's partial products of b's bits [lo, lo + n), n <= 5, summed in a balanced
     // tree (three levels of adds): a quarter of a multiplier in logic (shifts and adds,
     // which synthesis keeps out of the DSPs).
+    // One partial product: a * 2^(lo + j) if b's bit lo + j is set, and j < n (the index
+    // stays inside b even for the terms a part does not have).
+    function automatic logic [33:0] term(input logic [16:0] a, input logic [16:0] b,
+                                         input int lo, input int n, input int j);
+        term = (j < n && b[(lo + j) % 17]) ? 34'(a) << (lo + j) : '0;
+    endfunction
+
     function automatic logic [33:0] product_part(input logic [16:0] a, input logic [16:0] b,
                                                  input int lo, input int n);
-        logic [33:0] t [5];
-        for (int j = 0; j < 5; j++) begin
-            t[j] = (j < n && b[lo + j]) ? 34'(a) << (lo + j) : '0;
-        end
-        product_part = ((t[0] + t[1]) + (t[2] + t[3])) + t[4];
+        product_part = ((term(a, b, lo, n, 0) + term(a, b, lo, n, 1)) +
+                        (term(a, b, lo, n, 2) + term(a, b, lo, n, 3))) + term(a, b, lo, n, 4);
     endfunction
 
     // ------------------------------------------------------------ valid chain
