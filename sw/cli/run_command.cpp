@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -29,6 +27,7 @@
 #include "backends.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "run_command.hpp"
 #include "shared_options.hpp"
 
@@ -63,6 +62,7 @@ po::options_description run_options(RunArgs& a) {
     d.add_options()
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
                                             "tensor_<index>.npy (DIR must exist)");
+    add_max_cycles_option(d, a.max_cycles);
     return d;
 }
 
@@ -73,6 +73,7 @@ std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", f
 void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
     check_backend_choice(a.backend, a.check, !a.trace.empty());
+    check_max_cycles(a.max_cycles, a.backend);
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
@@ -256,12 +257,15 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
 }
 
 NetworkRun run_model(const RunArgs& a, const graph::Model& model, const HwParams& hw,
-                     const std::vector<Value>& inputs, const RunOptions& run_options) {
+                     const std::vector<Value>& inputs, const RunOptions& run_options,
+                     const std::function<void(uint64_t)>& on_cycles) {
     const bool on_device = a.backend != "ref";
     const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
+    options.max_cycles = parse_max_cycles(a.max_cycles);
+    options.on_cycles = on_cycles;
     DeviceFactory factory;
     if (on_device) factory = device_factory(a.backend, options);
     return run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
@@ -281,16 +285,14 @@ int run_run(const std::vector<std::string>& args) {
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const graph::Model model = read_tflite(a.model);
     const std::vector<Value> inputs = model_inputs(a, model);
-    const bool tty = ::isatty(STDERR_FILENO) != 0;
-    const Progress progress = [tty](const std::string& line) {
-        if (tty) std::cerr << "\r\033[K" << "run: " << line << std::flush;
-    };
+    ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
-    run_options.progress = progress;
-    const NetworkRun run = run_model(a, model, hw, inputs, run_options);
-    if (tty) std::cerr << "\r\033[K";
+    run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
+    const NetworkRun run = run_model(a, model, hw, inputs, run_options,
+                                     [&progress](uint64_t c) { progress.run_cycles(c); });
+    progress.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

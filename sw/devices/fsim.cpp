@@ -271,9 +271,7 @@ void FunctionalSim::read_dram(uint64_t addr, std::span<uint8_t> bytes) const {
 
 DeviceCounters FunctionalSim::run(uint32_t insn_addr, uint32_t count) {
     Machine m(*this, insn_addr, count);
-    m.budget = max_cycles_ != 0
-                   ? max_cycles_
-                   : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
+    m.budget = run_cycle_budget(max_cycles_, program_max_cycles(*this, insn_addr, count));
     m.run(schedule_seed_);
     return m.c;
 }

@@ -109,4 +109,59 @@ uint64_t program_max_cycles(std::span<const uint8_t> image, uint32_t insn_addr,
         image.size(), insn_addr, count, hw);
 }
 
+uint64_t min_cycles_of(const isa::Insn& insn, const HwParams& hw) {
+    if (const auto* g = std::get_if<isa::Gemm>(&insn)) return isa::gemm_steps(*g);
+    uint64_t bytes = 0;
+    if (const auto* l = std::get_if<isa::Load>(&insn)) {
+        bytes = mul(mul(mul(l->z_size, l->y_size), l->x_size), isa::entry_bytes(l->buffer, hw));
+    } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
+        bytes = isa::drain_bytes(*d, hw);
+    }
+    return ceil_div(bytes, hw.beat_bytes);
+}
+
+StartedWork::StartedWork(const Device& device, uint32_t insn_addr, uint32_t count)
+    : device_(device), first_(insn_addr & ~uint32_t{isa::kInsnBytes - 1}) {
+    // Fetch reads up to the end of the DRAM, and no further than `count` instructions.
+    const uint64_t fits =
+        first_ < device.dram_bytes() ? (device.dram_bytes() - first_) / isa::kInsnBytes : 0;
+    count_ = std::min<uint64_t>(count, fits);
+    for (size_t u = 0; u < isa::kUnits; ++u) advance(u, units_[u]);
+}
+
+// Finds the unit's next instruction from c.next on, up to the first word fetch stops at.
+void StartedWork::advance(size_t unit, Cursor& c) {
+    c.has_next = false;
+    std::array<uint8_t, isa::kInsnBytes> word{};
+    for (; c.next < count_; ++c.next) {
+        device_.read_dram(first_ + c.next * isa::kInsnBytes, word);
+        const isa::Decoded d = isa::decode(word, device_.params());
+        if (d.error != isa::ErrorCode::Ok || std::holds_alternative<isa::Finish>(d.insn)) {
+            c.next = count_;
+            return;
+        }
+        if (static_cast<size_t>(*isa::unit_of(d.insn)) == unit) {
+            c.next_cycles = min_cycles_of(d.insn, device_.params());
+            c.has_next = true;
+            ++c.next;
+            return;
+        }
+    }
+}
+
+uint64_t StartedWork::least_cycles(const std::array<uint64_t, isa::kUnits>& completed,
+                                   const std::array<bool, isa::kUnits>& busy) {
+    uint64_t most = 0;
+    for (size_t u = 0; u < isa::kUnits; ++u) {
+        Cursor& c = units_[u];
+        while (c.done < completed[u] && c.has_next) {
+            c.sum = add(c.sum, c.next_cycles);
+            ++c.done;
+            advance(u, c);
+        }
+        most = std::max(most, add(c.sum, busy[u] && c.has_next ? c.next_cycles : 0));
+    }
+    return most;
+}
+
 }  // namespace accel

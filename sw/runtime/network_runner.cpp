@@ -136,6 +136,7 @@ private:
     std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
     std::map<int, PlacedAdd> adds_;                   // by step
     uint32_t arena_base_ = 0;
+    int64_t predicted_cycles_ = 0;       // of every device operator
     std::map<int, Value> host_;          // tensors the host holds
     std::set<int> on_device_;            // tensors whose arena copy is current
     std::map<int, Value> golden_;        // the reference run, with check_
@@ -175,6 +176,11 @@ void Runner::place(const DeviceFactory& make_device) {
                                 "addresses 4 GiB", total));
     }
     out_.constant_bytes = arena_base_;
+    for (const auto& [op, placed] : adds_) predicted_cycles_ += placed.predicted_cycles;
+    for (const Step& s : plan_.steps) {
+        if (s.placement != Placement::Device) continue;
+        for (const network::ConvLayer& c : s.convs) predicted_cycles_ += c.plan.predicted_cycles;
+    }
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
     for (const auto& [op, placed] : adds_) write_add(plan_.steps[static_cast<size_t>(op)]);
     for (auto& [op, placed] : layers_) {
@@ -338,6 +344,7 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
     }
     if (make_device) place(*make_device);
     out_.arena_bytes = plan_.arena_bytes;
+    int64_t cycles_done = 0;  // of the device operators so far, for the progress display
     for (const Step& s : plan_.steps) {
         const Operator& op = m_.operators[static_cast<size_t>(s.op)];
         OperatorRun rec;
@@ -351,14 +358,17 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
         rec.macs = op.kind == graph::OpKind::Conv2d ? s.convs.front().layer.macs()
                                                     : host_macs(m_, op);
         if (options_.progress) {
-            options_.progress(fmt::format("operator {}/{} {} ({})", s.op + 1, plan_.steps.size(),
-                                  rec.type, network::placement_name(s.placement)));
+            options_.progress({s.op + 1, static_cast<int64_t>(plan_.steps.size()),
+                               fmt::format("{} ({})", rec.type,
+                                           network::placement_name(s.placement)),
+                               cycles_done, predicted_cycles_});
         }
         if (s.placement == Placement::Device) {
             run_device_step(s, rec);
         } else if (s.placement == Placement::Host || !make_device) {
             run_host_step(s, rec);
         }
+        cycles_done += rec.cycles;
         out_.operators.push_back(rec);
         if (check_) {
             check_step(s);

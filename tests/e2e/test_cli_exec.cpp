@@ -338,7 +338,7 @@ TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
         const std::string unit = gemm ? "compute busy" : "drain busy";
         const std::string in = put(gemm ? "gemm.bin" : "drain.bin", p.bytes());
         // fsim charges each instruction the most cycles it can take before running it:
-        // the default budget (at most 2^32 cycles) refuses these at once.
+        // the default budget (at most 2^30 cycles) refuses these at once.
         for (const std::vector<std::string>& budget :
              {std::vector<std::string>{}, std::vector<std::string>{"--max-cycles", "5000"}}) {
             std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
@@ -351,7 +351,18 @@ TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
             EXPECT_NE(r.err.find(unit), std::string::npos) << describe(r);
             EXPECT_FALSE(fs::exists(dir_.file("dump.bin")));
         }
-        // The RTL runs until the budget is spent.
+        // The RTL stops them as they start, since they need more cycles than the budget
+        // holds: with the default budget, well within a minute, instead of running 2^30
+        // cycles.
+        const RunResult d = accel::e2e::run_program(
+            ACCEL_BIN, args(in, p, "default", "verilator", p.count()), 60.0);
+        EXPECT_EQ(d.exit_code, 3) << describe(d);
+        EXPECT_TRUE(d.err.starts_with("error: device failure: verilator:default: cycle budget "
+                                      "of 1073741824 exhausted: the instructions started need "
+                                      "at least "))
+            << describe(d);
+        EXPECT_NE(d.err.find(unit), std::string::npos) << describe(d);
+        // And stops at a given budget.
         std::vector<std::string> a = args(in, p, "default", "verilator", p.count());
         a.insert(a.end(), {"--max-cycles", "20000", "--counters", dir_.file("c.json")});
         const RunResult r = accel::e2e::run_program(ACCEL_BIN, a, 60.0);
