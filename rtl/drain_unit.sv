@@ -70,7 +70,8 @@ module drain_unit #(
     localparam int BW = accel_isa_pkg::index_w(BATCH);
     localparam int TW = accel_isa_pkg::index_w(BPE);
     localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
-    localparam int BUF_DEPTH = 32;  // beat buffer: a 16-beat burst + the read pipeline
+    // beat buffer: a whole burst and the read pipeline (32 beats)
+    localparam int BUF_DEPTH = 2 * accel_isa_pkg::AXI_MAX_BURST_BEATS;
 
     if (BATCH < 1 || BLOCK_OUT < 1) begin : g_bad_core
         $error("drain_unit: BATCH and BLOCK_OUT must be at least 1");

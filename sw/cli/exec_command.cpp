@@ -17,6 +17,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "devices/device.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
@@ -132,14 +133,13 @@ int run_exec(const std::vector<std::string>& args) {
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const std::string image = read_file(a.dram);
     if (image.empty()) throw Error(fmt::format("--dram {}: the image is empty", a.dram));
-    constexpr uint64_t kMaxDram = (uint64_t{1} << 32) - 1;
-    if (image.size() > kMaxDram) {
+    if (image.size() > dram_bus::kMaxDramBytes) {
         throw Error(fmt::format("--dram {}: {} bytes; the DRAM holds at most {}", a.dram,
-                                image.size(), kMaxDram));
+                                image.size(), dram_bus::kMaxDramBytes));
     }
     const uint64_t dram_bytes =
         a.dram_size.empty() ? image.size()
-                            : parse_uint("--dram-size", a.dram_size, image.size(), kMaxDram);
+                            : parse_uint("--dram-size", a.dram_size, image.size(), dram_bus::kMaxDramBytes);
     // A hand-written stream may be legal and still practically endless (one GEMM of
     // 65535-sized loops is 10^22 steps): the devices cap their default budget.
     options.max_cycles = parse_max_cycles(a.max_cycles);

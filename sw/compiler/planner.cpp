@@ -19,13 +19,14 @@
 #include "compiler/planner.hpp"
 #include "compiler/rtl_timing.hpp"
 #include "compiler/scheduler.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/isa.hpp"
 
 namespace accel {
 namespace {
 
 // The 32-bit DRAM addresses of the ISA.
-constexpr int64_t kMaxDramBytes = std::numeric_limits<uint32_t>::max();
+constexpr auto kMaxDramBytes = static_cast<int64_t>(dram_bus::kMaxDramBytes);
 
 // The planner schedules, and the cost model walks, every instruction of each plan it
 // considers: about half a microsecond each. These two bounds keep every plan well under

@@ -25,6 +25,7 @@
 #include "base/error.hpp"
 #include "base/int_math.hpp"
 #include "compiler/rtl_timing.hpp"
+#include "hw/dram_bus.hpp"
 
 namespace accel {
 namespace {
@@ -602,7 +603,7 @@ DramLayout make_dram_layout(const Conv2dLayer& original, const HwParams& hw,
     DramRegion* regions[] = {&d.program, &d.input, &d.weights, &d.params, &d.zx_row, &d.output};
     uint64_t at = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
     for (size_t i = 0; i < 6; ++i) {
-        if (at + sizes[i] > std::numeric_limits<uint32_t>::max()) {
+        if (at + sizes[i] > dram_bus::kMaxDramBytes) {
             throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
                                     "its tensors); split the batch or the image",
                                     at + sizes[i]));
@@ -624,7 +625,7 @@ Conv2dProgram schedule_conv2d(const Conv2dLayer& original, const HwParams& hw,
     program.lowering = plan.lowering;
     // The instructions go first in DRAM: shift every other region up behind them.
     const uint64_t aligned_program = align_dram_region(program.insns.size() * isa::kInsnBytes, hw);
-    if (layout.dram_bytes + aligned_program > std::numeric_limits<uint32_t>::max()) {
+    if (layout.dram_bytes + aligned_program > dram_bus::kMaxDramBytes) {
         throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
     }
     const auto program_bytes = static_cast<uint32_t>(aligned_program);

@@ -17,6 +17,7 @@
 
 #include "base/error.hpp"
 #include "devices/run_budget.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/csr.hpp"
 #include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
@@ -241,7 +242,7 @@ struct FunctionalSim::Machine {
 // The device.
 
 FunctionalSim::FunctionalSim(const HwParams& params, uint64_t dram_bytes) : hw_(params) {
-    if (dram_bytes >= (uint64_t{1} << 32)) {
+    if (dram_bytes > dram_bus::kMaxDramBytes) {
         throw Error(
             fmt::format("fsim: DRAM of {} bytes: the ISA addresses below 4 GiB", dram_bytes));
     }

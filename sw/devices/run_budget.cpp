@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "hw/dram_bus.hpp"
+
 namespace accel {
 namespace {
 
@@ -18,8 +20,6 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 constexpr uint64_t kFixed = 32;       // an instruction's start, pipeline and tokens
 constexpr uint64_t kBurstFixed = 8;   // a burst's address handshake and response
-constexpr uint64_t kMaxBurstBeats = 16;
-constexpr uint64_t kPageBytes = 4096; // bursts never cross a 4 KiB boundary
 
 uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t beat = hw.beat_bytes, latency = hw.config.dram_latency_cycles;
@@ -27,7 +27,8 @@ uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t runs = isa::load_row_contiguous(l, hw) ? 1 : l.x_size;
     const uint64_t run_bytes = uint64_t{l.x_size} / runs * isa::entry_bytes(l.buffer, hw);
     const uint64_t run_beats = ceil_div(run_bytes, beat);
-    const uint64_t bursts = ceil_div(run_beats, kMaxBurstBeats) + run_bytes / kPageBytes + 1;
+    const uint64_t bursts = ceil_div(run_beats, dram_bus::kMaxBurstBeats) +
+                            run_bytes / dram_bus::kPageBytes + 1;
     const uint64_t per_row = runs * (run_beats + bursts * (latency + kBurstFixed));
     const uint64_t rows = uint64_t{l.z_size} * l.y_size;
     const uint64_t entries =  // written one a cycle, padding included

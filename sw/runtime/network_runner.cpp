@@ -13,6 +13,7 @@
 #include "compiler/layout.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/scheduler.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "network/golden.hpp"
@@ -171,7 +172,7 @@ void Runner::place(const DeviceFactory& make_device) {
     }
     arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
     const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
-    if (total > std::numeric_limits<uint32_t>::max()) {
+    if (total > dram_bus::kMaxDramBytes) {
         throw Error(fmt::format("the network needs {} bytes of device DRAM; the device "
                                 "addresses 4 GiB", total));
     }
