@@ -59,7 +59,7 @@ module drain_unit #(
     input  wire logic [QUANT_W-1:0] quant_rdata_i,
     // AXI4 write channels
     `include "axi_write_ports.svh"
-    output logic [5:0]              err_o
+    output logic [accel_isa_pkg::ERR_W-1:0] err_o
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
@@ -143,7 +143,7 @@ module drain_unit #(
     assign prev_pop_o = start && pop_prev;
     assign insn_done_o = (state_q == S_FINISH) && wr_idle;
     assign prev_push_o = insn_done_o && push_prev;
-    assign err_o = wr_err ? accel_isa_pkg::ERR_BUS_ERROR : 6'd0;
+    assign err_o = wr_err ? accel_isa_pkg::ERR_BUS_ERROR : '0;
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin

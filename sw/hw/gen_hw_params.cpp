@@ -63,17 +63,23 @@ std::string sv_sizes(const accel::HwParams& p) {
 std::string sv_fields() {
     std::string s = "// Instruction fields: NAME_LO is the first bit, NAME_W the width.\n";
     s += "localparam INSN_BITS = " + std::to_string(accel::isa::kInsnBytes * 8) + ";\n";
-    s += "localparam OPCODE_LO = 0;\nlocalparam OPCODE_W = 4;\n";
+    using accel::isa::kOpcodeBits;
+    s += fmt::format("localparam OPCODE_LO = {};\nlocalparam OPCODE_W = {};\n",
+                     accel::isa::kOpcodeLo, kOpcodeBits);
     s += "localparam FETCH_SLOTS = " + std::to_string(accel::kFetchSlots) +
          ";  // instructions fetch reads ahead\n";
-    s += fmt::format("localparam [3:0] OP_LOAD = 4'd{};\n", int(Opcode::Load));
-    s += fmt::format("localparam [3:0] OP_GEMM = 4'd{};\n", int(Opcode::Gemm));
-    s += fmt::format("localparam [3:0] OP_DRAIN = 4'd{};\n", int(Opcode::Drain));
-    s += fmt::format("localparam [3:0] OP_FINISH = 4'd{};\n", int(Opcode::Finish));
-    for (uint32_t kind = 1; kind <= 6; ++kind) {
+    for (const auto& [op, name] : {std::pair{Opcode::Load, "LOAD"}, {Opcode::Gemm, "GEMM"},
+                                   {Opcode::Drain, "DRAIN"}, {Opcode::Finish, "FINISH"}}) {
+        s += fmt::format("localparam [{}:0] OP_{} = {}'d{};\n", kOpcodeBits - 1, name,
+                         kOpcodeBits, int(op));
+    }
+    // The error mask: one bit per kind (isa.hpp, ErrorCode).
+    using accel::isa::kErrorKinds;
+    s += fmt::format("localparam ERR_W = {};\n", kErrorKinds);
+    for (uint32_t kind = 1; kind <= kErrorKinds; ++kind) {
         const auto e = static_cast<accel::isa::ErrorCode>(kind);
-        s += fmt::format("localparam [5:0] ERR_{} = 6'd{};\n", accel::isa::error_name(e),
-                         accel::isa::error_bit(e));
+        s += fmt::format("localparam [{}:0] ERR_{} = {}'d{};\n", kErrorKinds - 1,
+                         accel::isa::error_name(e), kErrorKinds, accel::isa::error_bit(e));
     }
     s += "// PRM shifts and requant's lane the drain makes of them (isa::quant_lane).\n";
     s += fmt::format("localparam int PRM_SHIFT_MIN = {};\n", accel::isa::kPrmShiftMin);
@@ -88,8 +94,10 @@ std::string sv_fields() {
         {Opcode::Load, "LOAD"}, {Opcode::Gemm, "GEMM"}, {Opcode::Drain, "DRAIN"}};
     for (const auto& [op, prefix] : ops) {
         // The bits an opcode uses (its fields and the opcode); all others must be zero.
-        std::array<uint64_t, 8> used{0xF, 0, 0, 0, 0, 0, 0, 0};
-        for (const auto& f : accel::isa::fields_of(op)) {
+        std::array<uint64_t, 8> used{};
+        std::vector<accel::isa::FieldInfo> fields = accel::isa::fields_of(op);
+        fields.push_back({"opcode", accel::isa::kOpcodeLo, accel::isa::kOpcodeBits});
+        for (const auto& f : fields) {
             for (unsigned b = f.lo; b < f.lo + f.width; ++b) used[b / 64] |= uint64_t{1} << (b % 64);
         }
         std::string hex;
@@ -112,7 +120,7 @@ std::string sv_decode() {
         {Opcode::Load, "load"}, {Opcode::Gemm, "gemm"}, {Opcode::Drain, "drain"}};
     for (const auto& [op, prefix] : ops) {
         std::vector<accel::isa::FieldInfo> fields = accel::isa::fields_of(op);
-        fields.push_back({"opcode", 0, 4});
+        fields.push_back({"opcode", accel::isa::kOpcodeLo, accel::isa::kOpcodeBits});
         std::sort(fields.begin(), fields.end(),
                   [](const auto& a, const auto& b) { return a.lo > b.lo; });
         std::string members;

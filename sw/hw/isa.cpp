@@ -158,7 +158,7 @@ InsnWord encode(const Insn& insn) {
             if constexpr (std::is_same_v<T, Load>) op = Opcode::Load;
             if constexpr (std::is_same_v<T, Gemm>) op = Opcode::Gemm;
             if constexpr (std::is_same_v<T, Drain>) op = Opcode::Drain;
-            set_bits(w, 0, 4, static_cast<uint64_t>(op));
+            set_bits(w, kOpcodeLo, kOpcodeBits, static_cast<uint64_t>(op));
             if constexpr (!std::is_same_v<T, Finish>) {
                 visit_fields(t, [&w](const char*, unsigned lo, unsigned width, const auto& m) {
                     set_bits(w, lo, width, to_bits(m));
@@ -184,7 +184,7 @@ T decode_fields(std::span<const uint8_t, kInsnBytes> w) {
 
 Decoded decode(std::span<const uint8_t, kInsnBytes> word, const HwParams& hw) {
     Decoded d;
-    switch (static_cast<Opcode>(get_bits(word, 0, 4))) {
+    switch (static_cast<Opcode>(get_bits(word, kOpcodeLo, kOpcodeBits))) {
         case Opcode::Load: d.insn = decode_fields<Load>(word); break;
         case Opcode::Gemm: d.insn = decode_fields<Gemm>(word); break;
         case Opcode::Drain: d.insn = decode_fields<Drain>(word); break;
@@ -311,13 +311,13 @@ const char* error_name(ErrorCode e) {
 std::string error_names(uint32_t mask) {
     if (mask == 0) return "OK";
     std::string s;
-    for (uint32_t kind = 1; kind <= 6; ++kind) {
+    for (uint32_t kind = 1; kind <= kErrorKinds; ++kind) {
         if (mask & error_bit(static_cast<ErrorCode>(kind))) {
             if (!s.empty()) s += '+';
             s += error_name(static_cast<ErrorCode>(kind));
         }
     }
-    const uint32_t unknown = mask & ~((1u << 6) - 1);
+    const uint32_t unknown = mask & ~((1u << kErrorKinds) - 1);
     if (unknown) s += fmt::format("{}UNKNOWN(0x{:x})", s.empty() ? "" : "+", unknown);
     return s;
 }
