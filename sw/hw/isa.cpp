@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "base/int_math.hpp"
+
 namespace accel::isa {
 namespace {
 
@@ -225,28 +227,14 @@ const char* unit_name(Unit u) {
     return static_cast<size_t>(u) < kUnits ? kNames[static_cast<size_t>(u)] : "?";
 }
 
-namespace {
-
-// The product of loop extents, saturating at UINT64_MAX (the fields allow products
-// beyond 64 bits).
-uint64_t saturating_product(std::initializer_list<uint64_t> extents) {
-    uint64_t product = 1;
-    for (const uint64_t extent : extents) {
-        product = extent != 0 && product > UINT64_MAX / extent ? UINT64_MAX : product * extent;
-    }
-    return product;
-}
-
-}  // namespace
-
 uint64_t gemm_steps(const Gemm& g) {
-    return saturating_product({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
+    return saturating_product_u64({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
 }
 
-uint64_t drain_entries(const Drain& d) { return saturating_product({d.n_kb, d.n_y, d.n_x}); }
+uint64_t drain_entries(const Drain& d) { return saturating_product_u64({d.n_kb, d.n_y, d.n_x}); }
 
 uint64_t drain_bytes(const Drain& d, const HwParams& hw) {
-    return saturating_product({drain_entries(d), hw.batch, hw.block_out});
+    return saturating_product_u64({drain_entries(d), hw.batch, hw.block_out});
 }
 
 namespace {
