@@ -139,8 +139,9 @@ std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m,
 
 namespace {
 
+// For the table, which shows it only where cycles were measured (efficiency_json).
 double efficiency(int64_t roofline, int64_t cycles) {
-    return cycles > 0 ? static_cast<double>(roofline) / static_cast<double>(cycles) : 0.0;
+    return static_cast<double>(roofline) / static_cast<double>(cycles);
 }
 
 struct Totals {
@@ -222,7 +223,7 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
             o["cycles"] = r.cycles;
             o["predicted_cycles"] = r.predicted_cycles;
             o["roofline_cycles"] = r.roofline_cycles;
-            o["efficiency"] = efficiency(r.roofline_cycles, r.cycles);
+            o["efficiency"] = efficiency_json(r.roofline_cycles, r.cycles);
             o["dram_read_bytes"] = r.dram_read_bytes;
             o["dram_write_bytes"] = r.dram_write_bytes;
             device.add(r);
@@ -241,7 +242,7 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
                 {"device_cycles", device.cycles},
                 {"device_predicted_cycles", device.predicted},
                 {"device_roofline_cycles", device.roofline},
-                {"device_efficiency", efficiency(device.roofline, device.cycles)},
+                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
                 {"dram_read_bytes", device.read},
                 {"dram_write_bytes", device.write},
                 {"host_seconds", all.host_seconds},
