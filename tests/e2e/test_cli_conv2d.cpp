@@ -390,8 +390,12 @@ TEST_F(CliTest, ReportUsesTheGivenHwConfig) {
     const auto report = nlohmann::json::parse(accel::e2e::read_bytes(path("R.json")));
     const int64_t macs = 1 * 4 * 4 * 8 * 3 * 3 * 8;
     EXPECT_EQ(report["macs"].get<int64_t>(), macs);
-    // tiny has 1x4x4 = 16 PEs.
+    EXPECT_EQ(report["hw"], "tiny");
+    // tiny has 1x4x4 = 16 PEs, the default 256.
     EXPECT_GE(report["roofline_cycles"].get<int64_t>(), macs / 16);
+    // 4x4 outputs x 3x3 taps x 2 input-channel blocks x 2 output-channel blocks of 4
+    // (the default's blocks of 16 would give 144).
+    EXPECT_EQ(report["ideal_cycles"].get<int64_t>(), 4 * 4 * 3 * 3 * 2 * 2);
 }
 
 // ---- bad input: exit 2, one "error:" line, nothing written --------------------------
