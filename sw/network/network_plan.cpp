@@ -7,7 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/int_math.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
 #include "network/tflite_ops.hpp"

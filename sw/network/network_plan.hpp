@@ -67,7 +67,7 @@ struct NetworkPlan {
     // For each tensor, the tensor whose bytes it is (itself unless RESHAPE or a
     // folded PAD makes it another's).
     std::vector<int> storage;
-    // The device-resident activations ([NB][CB][H][W] blocked, compiler/layout.hpp),
+    // The device-resident activations ([NB][CB][H][W] blocked, compiler/packing.hpp),
     // by storage tensor, and the arena's peak size.
     std::map<int, ArenaSlot> arena;
     int64_t arena_bytes = 0;

@@ -10,7 +10,7 @@
 #include "base/error.hpp"
 #include "compiler/add_program.hpp"
 #include "compiler/cost_model.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/scheduler.hpp"
 #include "hw/dram_bus.hpp"
@@ -151,9 +151,9 @@ void Runner::place(const DeviceFactory& make_device) {
         if (s.add) place_add(s, at);
         for (const network::ConvLayer& c : s.convs) {
             PlacedLayer p;
-            p.program = schedule_conv2d(c.layer, hw_, c.plan);
+            p.program = schedule_conv2d(lower(c.layer, c.plan.lowering), hw_, c.plan);
             const DramLayout& d = p.program.layout;
-            if (d.extra_pad_top + d.extra_pad_bottom + d.extra_pad_left + d.extra_pad_right != 0) {
+            if (p.program.lowered.input.host_padded()) {
                 throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
                                         s.op));
             }
@@ -162,7 +162,7 @@ void Runner::place(const DeviceFactory& make_device) {
             // parameters and zx row: relocate() maps the layer's addresses onto this block.
             p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
             std::vector<uint8_t> image(d.dram_bytes, 0);
-            pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
+            pack_constants(p.program, hw_, c.weights, c.bias, image);
             p.constants.assign(p.constant_bytes, 0);
             std::memcpy(p.constants.data() + d.input.base, image.data() + d.weights.base,
                         d.output.base - d.weights.base);

@@ -12,7 +12,7 @@
 #include <random>
 
 #include "base/error.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "devices/fsim.hpp"
 #include "devices/zynq_device.hpp"
@@ -139,7 +139,7 @@ TEST(ZynqDevice, SyncsRelocatesAndRestoresTheProgram) {
     const testing::LayerCase c = testing::make_case(rng, Conv2dShape{1, 4, 4, 4, 4, 1, 1}, {});
     const Conv2dPlan plan = plan_conv2d(c.layer, hw);
     const Conv2dProgram program = schedule_conv2d(c.layer, hw, plan);
-    const std::vector<uint8_t> image = build_dram_image(c.layer, hw, program, c.x, c.w, c.bias);
+    const std::vector<uint8_t> image = build_dram_image(program, hw, c.x, c.w, c.bias);
 
     auto buf = std::make_unique<FakeDma>(image.size(), kPhys);
     FakeDma& dma = *buf;
@@ -166,7 +166,7 @@ TEST(ZynqDevice, SyncsRelocatesAndRestoresTheProgram) {
                             image.begin() + static_cast<ptrdiff_t>(prog_end),
                             dma.dev_.begin() + static_cast<ptrdiff_t>(prog)))
         << "the device view holds the relocated program";
-    const TensorI8 y = unpack_output(c.layer, hw, program.layout,
+    const TensorI8 y = unpack_output(c.layer, hw,
                                      back.data() + program.layout.output.base);
     EXPECT_EQ(y.data, conv2d_reference(c.layer, c.x, c.w, c.bias).data);
 }

@@ -135,7 +135,7 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
             if (plan.wgt.resident) EXPECT_TRUE(once(wgt)) << "case " << i << " plan " << j;
             if (plan.kb <= hw.prm_depth) EXPECT_TRUE(once(prm)) << "case " << i << " plan " << j;
             resident_plans += plan.inp.resident || plan.wgt.resident;
-            check_program(prog.layer, hw, plan, prog);
+            check_program(prog.lowered.layer, hw, plan, prog);
             if (HasFailure()) return;
         }
     }
@@ -180,7 +180,7 @@ TEST(Planner, WideBusesPutEveryDramRegionOnABeat) {
                                         prog.layout.output}) {
                 ASSERT_EQ(r.base % hw.beat_bytes, 0u) << bits << "-bit bus, case " << i;
             }
-            check_program(prog.layer, hw, plan, prog);
+            check_program(prog.lowered.layer, hw, plan, prog);
             if (HasFatalFailure()) return;
         }
     }
