@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "hw/dram_bus.hpp"
+#include "hw/isa.hpp"
 
 namespace accel {
 namespace {
@@ -72,28 +73,48 @@ TensorFootprint tensor_footprint(const LoweredLayer& lowered, const HwParams& hw
 }
 
 DramLayout make_dram_layout(const LoweredLayer& lowered, const HwParams& hw,
-                            const TileSizes& tile) {
+                            const TileSizes& tile, int64_t instructions,
+                            const LayerPlacement& placement) {
     const Conv2dParams& p = lowered.layer.params;
     const int64_t max_span_w =
         lowered.input.streamed_cols(input_span(tile.ow, p.stride_w, tile.s, p.dilation_w));
     const TensorFootprint f = tensor_footprint(lowered, hw);
-    const uint64_t sizes[] = {
-        0,  // the program: sized by schedule_conv2d
-        static_cast<uint64_t>(f.input), static_cast<uint64_t>(f.weights),
-        static_cast<uint64_t>(f.params), static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes),
-        static_cast<uint64_t>(f.output)};
-    DramLayout d;
-    DramRegion* regions[] = {&d.program, &d.input, &d.weights, &d.params, &d.zx_row, &d.output};
-    uint64_t at = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
-    for (size_t i = 0; i < 6; ++i) {
-        if (at + sizes[i] > dram_bus::kMaxDramBytes) {
+    const auto input = static_cast<uint64_t>(f.input), weights = static_cast<uint64_t>(f.weights),
+               params = static_cast<uint64_t>(f.params), output = static_cast<uint64_t>(f.output);
+    const auto zx_row = static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes);
+    // The layer's own image must fit: its tensors alone, then with its instructions.
+    uint64_t tensors = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
+    for (const uint64_t bytes : {input, weights, params, zx_row, output}) {
+        if (tensors + bytes > dram_bus::kMaxDramBytes) {
             throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
                                     "its tensors); split the batch or the image",
-                                    at + sizes[i]));
+                                    tensors + bytes));
         }
-        regions[i]->base = static_cast<uint32_t>(at);
-        regions[i]->bytes = static_cast<uint32_t>(sizes[i]);
-        at = align_dram_region(at + sizes[i], hw);
+        tensors = align_dram_region(tensors + bytes, hw);
+    }
+    const uint64_t program_bytes = static_cast<uint64_t>(instructions) * isa::kInsnBytes;
+    if (tensors + align_dram_region(program_bytes, hw) > dram_bus::kMaxDramBytes) {
+        throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
+    }
+    DramLayout d;
+    uint64_t at = placement.base;
+    auto region = [&at, &hw](DramRegion& r, uint64_t bytes) {
+        r = {static_cast<uint32_t>(at), static_cast<uint32_t>(bytes)};
+        at = align_dram_region(at + bytes, hw);
+    };
+    region(d.program, program_bytes);
+    if (placement.input) {
+        d.input = {*placement.input, static_cast<uint32_t>(input)};
+    } else {
+        region(d.input, input);
+    }
+    region(d.weights, weights);
+    region(d.params, params);
+    region(d.zx_row, zx_row);
+    if (placement.output) {
+        d.output = {*placement.output, static_cast<uint32_t>(output)};
+    } else {
+        region(d.output, output);
     }
     d.dram_bytes = at;
     return d;

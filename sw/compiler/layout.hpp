@@ -4,6 +4,7 @@
 // layouts is packing.hpp's.
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "base/int_math.hpp"
 #include "compiler/lowering.hpp"
@@ -66,7 +67,7 @@ struct DramRegion {
     uint32_t bytes = 0;
 };
 
-// The regions of a layer's DRAM image:
+// The regions of a layer in the device's DRAM:
 //  program  the instructions, first
 //  input    the input (InputGeometry)
 //  weights  [KB][R][S][CB] entries of BLOCK_OUT x BLOCK_IN int8 ([o][i])
@@ -75,13 +76,24 @@ struct DramRegion {
 //  output   [NB][KB][OH][OW] entries of BATCH x BLOCK_OUT int8
 struct DramLayout {
     DramRegion program, input, weights, params, zx_row, output;
-    uint64_t dram_bytes = 0;  // everything above, rounded up
+    uint64_t dram_bytes = 0;  // the end of the layer's own regions, rounded up
 };
 
-// The regions for the lowered layer tiled by `tile`, each aligned (align_dram_region),
-// the program's empty at 0: schedule_conv2d sizes it and moves the others behind it.
-// Throws accel::Error when they pass the 4 GiB the ISA addresses.
+// Where a layer goes in the device's DRAM: its program at `base` and its constants
+// (weights, parameters, zx row) behind it; the input and output where the caller keeps
+// them (a network's arena), or, when not given, in the layer's own image: the input
+// between the program and the constants, the output last.
+struct LayerPlacement {
+    uint32_t base = 0;
+    std::optional<uint32_t> input, output;
+};
+
+// The regions of the lowered layer tiled by `tile`, with a program of `instructions`,
+// placed as `placement` says, each of its own aligned (align_dram_region). Throws
+// accel::Error when the layer's own image would pass the 4 GiB the ISA addresses: its
+// tensors alone, or with its instructions.
 DramLayout make_dram_layout(const LoweredLayer& lowered, const HwParams& hw,
-                            const TileSizes& tile);
+                            const TileSizes& tile, int64_t instructions,
+                            const LayerPlacement& placement = {});
 
 }  // namespace accel

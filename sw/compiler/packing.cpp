@@ -9,7 +9,7 @@
 namespace accel {
 namespace {
 
-void put_i32(std::vector<uint8_t>& mem, size_t at, int32_t v) {
+void put_i32(std::span<uint8_t> mem, size_t at, int32_t v) {
     const auto u = static_cast<uint32_t>(v);
     for (size_t i = 0; i < 4; ++i) mem[at + i] = static_cast<uint8_t>(u >> (8 * i));
 }
@@ -49,11 +49,11 @@ void pack_input(const LoweredLayer& lowered, const HwParams& hw, const DramLayou
 
 // [KB][R][S][CB] entries of [o][i].
 void pack_weights(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
-                  const TensorI8& w, std::vector<uint8_t>& mem) {
+                  const TensorI8& w, std::span<uint8_t> mem, uint64_t origin) {
     const Conv2dShape& s = l.shape;
     const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
     const int64_t kb_n = (s.k + hw.block_out - 1) / hw.block_out;
-    size_t at = d.weights.base;
+    size_t at = d.weights.base - origin;
     for (int64_t kb = 0; kb < kb_n; ++kb)
         for (int64_t r = 0; r < s.r; ++r)
             for (int64_t t = 0; t < s.s; ++t)
@@ -74,10 +74,12 @@ static_assert(isa::kPrmShiftMin == kMinShift && isa::kPrmShiftMax == kMaxShift);
 // [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32 (docs/isa.md, PRM). A
 // double scale's IEEE-754 bits take the multiplier (low) and shift (high) words.
 void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
-                 const std::vector<int32_t>& folded_bias, std::vector<uint8_t>& mem) {
+                 const std::vector<int32_t>& folded_bias, std::span<uint8_t> mem,
+                 uint64_t origin) {
     const int64_t kb_n = (l.shape.k + hw.block_out - 1) / hw.block_out;
     for (int64_t kb = 0; kb < kb_n; ++kb) {
-        const size_t entry = d.params.base + static_cast<size_t>(kb) * hw.prm_entry_bytes;
+        const size_t entry =
+            d.params.base - origin + static_cast<size_t>(kb) * hw.prm_entry_bytes;
         for (int64_t o = 0; o < hw.block_out; ++o) {
             const int64_t k = kb * hw.block_out + o;
             if (k >= l.shape.k) continue;  // padded channels: zeros
@@ -114,15 +116,16 @@ std::vector<int32_t> fold_input_zero_point(const Conv2dLayer& layer, const Tenso
 }
 
 void pack_constants(const Conv2dProgram& program, const HwParams& hw, const TensorI8& w,
-                    const std::vector<int32_t>& bias, std::vector<uint8_t>& mem) {
+                    const std::vector<int32_t>& bias, std::span<uint8_t> mem, uint64_t origin) {
     const DramLayout& d = program.layout;
     const Conv2dLayer& original = program.lowered.original;
     const Conv2dLayer& layer = program.lowered.layer;
-    pack_weights(layer, hw, d, lower_weights(original, program.lowered.lowering, w), mem);
+    const TensorI8 lowered_w = lower_weights(original, program.lowered.lowering, w);
+    pack_weights(layer, hw, d, lowered_w, mem, origin);
     // The lowered weights only add zero taps: the original's sums are the same.
-    pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem);
-    std::memset(&mem[d.zx_row.base], static_cast<uint8_t>(layer.params.input_zero_point),
-                d.zx_row.bytes);
+    pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem, origin);
+    std::memset(&mem[d.zx_row.base - origin],
+                static_cast<uint8_t>(layer.params.input_zero_point), d.zx_row.bytes);
 }
 
 std::vector<uint8_t> build_dram_image(const Conv2dProgram& program, const HwParams& hw,

@@ -19,9 +19,11 @@ std::vector<uint8_t> build_dram_image(const Conv2dProgram& program, const HwPara
                                       const std::vector<int32_t>& bias);
 
 // The parts of a conv2d's DRAM image that do not depend on its input: weights,
-// parameters and the zx row, written into `mem` where the program's layout puts them.
+// parameters and the zx row, written where the program's layout puts them into `mem`,
+// which holds the device's DRAM from address `origin` on.
 void pack_constants(const Conv2dProgram& program, const HwParams& hw, const TensorI8& w,
-                    const std::vector<int32_t>& bias, std::vector<uint8_t>& mem);
+                    const std::vector<int32_t>& bias, std::span<uint8_t> mem,
+                    uint64_t origin = 0);
 
 // An activation [N,H,W,C] in device memory: [NB][CB][H][W] entries of BATCH x BLOCK_IN,
 // C zero-padded. It is at once the input layout of a conv2d without host-side padding

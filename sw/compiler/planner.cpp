@@ -347,7 +347,7 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
 
 void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& plan,
                   int64_t max_instructions) {
-    const Conv2dProgram program = schedule_conv2d(lowered, hw, plan, max_instructions);
+    const Conv2dProgram program = schedule_unplaced(lowered, hw, plan, max_instructions);
     const CostPrediction cost = predict_cycles(program.insns, hw);
     plan.predicted_cycles = cost.cycles;
     plan.ideal_cycles = cost.gemm_steps;

@@ -18,6 +18,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -533,33 +534,38 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
 }  // namespace
 
 Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
-                              const Conv2dPlan& plan, int64_t max_instructions) {
-    DramLayout layout = make_dram_layout(lowered, hw, plan.tile);
-    Conv2dProgram program = Emitter(lowered, hw, plan, layout, max_instructions).run();
+                              const Conv2dPlan& plan, const LayerPlacement& placement) {
+    if (plan.instructions <= 0) {
+        throw Error("schedule_conv2d: the plan was not predicted (predict_plan counts the "
+                    "instructions that place the program)");
+    }
+    const DramLayout layout =
+        make_dram_layout(lowered, hw, plan.tile, plan.instructions, placement);
+    Conv2dProgram program = Emitter(lowered, hw, plan, layout,
+                                    std::numeric_limits<int64_t>::max()).run();
+    if (static_cast<int64_t>(program.insns.size()) != plan.instructions) {
+        throw std::logic_error(fmt::format("schedule_conv2d: {} instructions for a plan of {}",
+                                           program.insns.size(), plan.instructions));
+    }
     program.lowered = lowered;
-    // The instructions go first in DRAM: shift every other region up behind them.
-    const uint64_t aligned_program = align_dram_region(program.insns.size() * isa::kInsnBytes, hw);
-    if (layout.dram_bytes + aligned_program > dram_bus::kMaxDramBytes) {
-        throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
-    }
-    const auto program_bytes = static_cast<uint32_t>(aligned_program);
-    for (isa::Insn& insn : program.insns) {
-        if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base += program_bytes;
-        if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base += program_bytes;
-    }
-    for (DramRegion* r : {&layout.input, &layout.weights, &layout.params, &layout.zx_row,
-                          &layout.output}) {
-        r->base += program_bytes;
-    }
-    layout.program = {0, static_cast<uint32_t>(program.insns.size() * isa::kInsnBytes)};
-    layout.dram_bytes += program_bytes;
     program.layout = layout;
     return program;
 }
 
 Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
-                              const Conv2dPlan& plan, int64_t max_instructions) {
-    return schedule_conv2d(lower(layer, plan.lowering), hw, plan, max_instructions);
+                              const Conv2dPlan& plan) {
+    return schedule_conv2d(lower(layer, plan.lowering), hw, plan);
+}
+
+Conv2dProgram schedule_unplaced(const LoweredLayer& lowered, const HwParams& hw,
+                                const Conv2dPlan& plan, int64_t max_instructions) {
+    const DramLayout layout = make_dram_layout(lowered, hw, plan.tile, 0);
+    Conv2dProgram program = Emitter(lowered, hw, plan, layout, max_instructions).run();
+    // What the program would need placed: the layout with it must fit too.
+    make_dram_layout(lowered, hw, plan.tile, static_cast<int64_t>(program.insns.size()));
+    program.lowered = lowered;
+    program.layout = layout;
+    return program;
 }
 
 }  // namespace accel

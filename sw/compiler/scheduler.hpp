@@ -22,16 +22,25 @@ struct Conv2dProgram {
     int64_t drain_bytes = 0;             // DRAM bytes the DRAINs write
 };
 
-// Schedules the layer as the plan tiles it; `lowered` is lowered as the plan says
-// (lower(layer, plan.lowering)). Throws accel::Error when the layer's DRAM image would
-// not fit 32-bit addresses, or as soon as the program passes `max_instructions` (the
-// planner's bound on the work of one candidate).
+// The program of a predicted plan (predict_plan: plan.instructions is its length),
+// placed in the device's DRAM as `placement` says: every LOAD and DRAIN is emitted with
+// the final address of what it reads or writes. `lowered` is the layer lowered as the
+// plan says (lower(layer, plan.lowering)). Throws accel::Error when the layer's DRAM
+// image would not fit 32-bit addresses, or the plan was not predicted.
 Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
-                              const Conv2dPlan& plan,
-                              int64_t max_instructions = std::numeric_limits<int64_t>::max());
-// The same for the original layer, lowered first.
+                              const Conv2dPlan& plan, const LayerPlacement& placement = {});
+// The same for the original layer in an image of its own, lowered first.
 Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
-                              const Conv2dPlan& plan,
-                              int64_t max_instructions = std::numeric_limits<int64_t>::max());
+                              const Conv2dPlan& plan);
+
+// The instructions of a plan whose length is not known yet (the planner's candidates),
+// for the cost model and for checks of what they do in SRAM: their DRAM addresses are
+// those of the layer's own image with an empty program region, which the cost model
+// does not read -- not a program to run. Throws accel::Error as schedule_conv2d does,
+// and as soon as the program passes `max_instructions` (the planner's bound on the work
+// of one candidate).
+Conv2dProgram schedule_unplaced(const LoweredLayer& lowered, const HwParams& hw,
+                                const Conv2dPlan& plan,
+                                int64_t max_instructions = std::numeric_limits<int64_t>::max());
 
 }  // namespace accel

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/tensor.hpp"
+#include "compiler/add_program.hpp"
 #include "compiler/plan.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_params.hpp"
@@ -46,6 +47,7 @@ struct AddOnDevice {
     AddParams params;
     int input1 = -1, input2 = -1;
     int64_t entries = 0;
+    AddPlan plan;  // its program's length and predicted cycles
 };
 
 struct Step {

@@ -117,7 +117,7 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
         const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
         for (size_t j = 0; j < space.size(); j += 1 + space.size() / 6) {
             const Conv2dPlan& plan = space[j];
-            const Conv2dProgram prog = schedule_conv2d(c.layer, hw, plan);
+            const Conv2dProgram prog = schedule_unplaced(lower(c.layer, plan.lowering), hw, plan);
             std::vector<int> inp(static_cast<size_t>(hw.inp_depth)), wgt(static_cast<size_t>(hw.wgt_depth)),
                 prm(static_cast<size_t>(hw.prm_depth));
             for (const isa::Insn& insn : prog.insns) {
