@@ -30,7 +30,7 @@
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -335,7 +335,7 @@ void print_check(const std::vector<LayerResult>& results) {
 // is bad input, found by building a small device once.
 DeviceFactory checked_factory(const std::string& backend, const VerilatorOptions& options,
                               const HwParams& hw) {
-    DeviceFactory f = device_factory(backend, options);
+    DeviceFactory f = backend_factory(backend, options);
     f(hw, 4096);
     return f;
 }
@@ -368,7 +368,7 @@ int run_bench(const std::vector<std::string>& args) {
         if (!a.timeline.empty() && r.spec->name == a.timeline[0]) {
             VerilatorOptions recording = options;
             recording.activity = timeline;
-            run_layer(w, a, hw, device_factory(a.backend, recording), r);
+            run_layer(w, a, hw, backend_factory(a.backend, recording), r);
         } else {
             run_layer(w, a, hw, factory, r);
         }

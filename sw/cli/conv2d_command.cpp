@@ -28,7 +28,7 @@
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
@@ -265,8 +265,8 @@ void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
     } else {
         const Conv2dPlan plan = plan_conv2d(l.layer, hw);
         if (progress) progress({1, 1, layer_shapes(l.layer), 0, plan.predicted_cycles});
-        const DeviceFactory factory = a.device.empty() ? device_factory(a.backend, options)
-                                                       : board_device_factory(a.device);
+        const DeviceFactory factory = a.device.empty() ? backend_factory(a.backend, options)
+                                                       : board_factory(a.device);
         out.device = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
         out.y = std::move(out.device.y);
         facts.plan = &out.device.plan;

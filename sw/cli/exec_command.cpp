@@ -22,7 +22,7 @@
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "runtime/report.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "shared_options.hpp"
@@ -144,7 +144,7 @@ int run_exec(const std::vector<std::string>& args) {
     // 65535-sized loops is 10^22 steps): the devices cap their default budget.
     options.max_cycles = parse_max_cycles(a.max_cycles);
 
-    const std::unique_ptr<Device> device = device_factory(a.backend, options)(hw, dram_bytes);
+    const std::unique_ptr<Device> device = backend_factory(a.backend, options)(hw, dram_bytes);
     device->write_dram(0, {reinterpret_cast<const uint8_t*>(image.data()), image.size()});
     const DeviceCounters c = device->run(insn_addr, insn_count);
     if (c.errors != 0) {

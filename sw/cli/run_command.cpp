@@ -24,7 +24,7 @@
 #include "network/network_plan.hpp"
 #include "runtime/network_runner.hpp"
 #include "runtime/report.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -268,7 +268,7 @@ NetworkRun run_model(const RunArgs& a, const graph::Model& model, const HwParams
     options.max_cycles = parse_max_cycles(a.max_cycles);
     options.on_cycles = on_cycles;
     DeviceFactory factory;
-    if (on_device) factory = device_factory(a.backend, options);
+    if (on_device) factory = backend_factory(a.backend, options);
     return run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
 }
 
