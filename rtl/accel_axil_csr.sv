@@ -56,7 +56,7 @@ module accel_axil_csr #(
     output logic [31:0]                    insn_count_o,
     input  wire logic                      busy_i,
     input  wire logic                      done_i,
-    input  wire logic [5:0]                error_i,
+    input  wire logic [accel_isa_pkg::ERR_W-1:0] error_i,
     input  wire logic [15:0]               unit_state_i,
     input  wire logic [NUM_COUNTERS*64-1:0] counters_i
 );
@@ -103,7 +103,7 @@ module accel_axil_csr #(
             unique case (s_axil_araddr)
                 accel_isa_pkg::CSR_CTRL:              s_axil_rdata <= 32'd0;
                 accel_isa_pkg::CSR_STATUS:            s_axil_rdata <= {30'd0, done_i, busy_i};
-                accel_isa_pkg::CSR_ERROR:             s_axil_rdata <= {26'd0, error_i};
+                accel_isa_pkg::CSR_ERROR:             s_axil_rdata <= 32'(error_i);
                 accel_isa_pkg::CSR_INSN_ADDR:         s_axil_rdata <= insn_addr_o;
                 accel_isa_pkg::CSR_INSN_COUNT:        s_axil_rdata <= insn_count_o;
                 accel_isa_pkg::CSR_UNIT_STATE:        s_axil_rdata <= {16'd0, unit_state_i};

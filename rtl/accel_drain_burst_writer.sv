@@ -3,7 +3,8 @@
 // INCR bursts on AW/W/B.
 //
 // - Coalescing: a beat whose address follows the open burst's last beat joins it,
-//   unless the burst already has 16 beats or the beat starts a 4 KiB page; otherwise
+//   unless the burst already has AXI_MAX_BURST_BEATS (16) beats or the beat starts an
+//   AXI_PAGE_BYTES (4 KiB) page (accel_isa_pkg, from sw/hw/dram_bus.hpp); otherwise
 //   the open burst closes and the beat opens a new one. flush_i closes the open burst
 //   (end of an instruction). Addresses must be beat aligned (fetch checks this).
 // - A closed burst goes to AW (at most MAX_OUTSTANDING bursts awaiting B) and its
@@ -21,8 +22,8 @@
 module accel_drain_burst_writer #(
     parameter int BEAT_BYTES = 8,        // AXI data bytes per beat, power of two, <= 128
     parameter int MAX_OUTSTANDING = 8,   // bursts awaiting B (>= 1)
-    parameter int BUF_DEPTH = 32,        // data beats buffered; power of two, >= 17 so
-                                         // that a 16-beat burst still open never blocks
+    parameter int BUF_DEPTH = 32,        // data beats buffered; power of two, above the
+                                         // longest burst so that one still open never blocks
     parameter int CMD_DEPTH = 4,         // closed bursts waiting for AW (>= 1)
     localparam int DW = 8 * BEAT_BYTES
 ) (
@@ -58,6 +59,11 @@ module accel_drain_burst_writer #(
     localparam int OW = $clog2(MAX_OUTSTANDING + 1); // outstanding count bits
     localparam int WLEN_DEPTH = CMD_DEPTH + MAX_OUTSTANDING;  // closed, W not done
     localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
+    localparam int MAX_BURST = accel_isa_pkg::AXI_MAX_BURST_BEATS;
+    localparam int LEN_W = $clog2(MAX_BURST);                     // an AXI length: beats - 1
+    localparam int BLEN_W = $clog2(MAX_BURST + 1);                // a burst's beats
+    localparam int PAGE_LG = $clog2(accel_isa_pkg::AXI_PAGE_BYTES);
+    localparam int CMD_W = 32 + LEN_W;                            // {address, len - 1}
 
     if (BEAT_BYTES < 1 || BEAT_BYTES > 128 || (BEAT_BYTES & (BEAT_BYTES - 1)) != 0)
     begin : g_bad_beat
@@ -66,8 +72,8 @@ module accel_drain_burst_writer #(
     if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
         $error("accel_drain_burst_writer: MAX_OUTSTANDING must be at least 1");
     end
-    if (BUF_DEPTH < 17 || (BUF_DEPTH & (BUF_DEPTH - 1)) != 0) begin : g_bad_buf
-        $error("accel_drain_burst_writer: BUF_DEPTH must be a power of two of at least 17");
+    if (BUF_DEPTH <= MAX_BURST || (BUF_DEPTH & (BUF_DEPTH - 1)) != 0) begin : g_bad_buf
+        $error("accel_drain_burst_writer: BUF_DEPTH must be a power of two above %0d", MAX_BURST);
     end
     if (CMD_DEPTH < 1) begin : g_bad_cmd
         $error("accel_drain_burst_writer: CMD_DEPTH must be at least 1");
@@ -75,24 +81,25 @@ module accel_drain_burst_writer #(
 
     logic err_q;
     logic cmd_full, cmd_empty, wlen_full, wlen_empty;
-    logic [35:0] cmd_head;  // {address, len - 1}
-    logic [3:0]  wlen_head;
+    logic [CMD_W-1:0] cmd_head;  // {address, len - 1}
+    logic [LEN_W-1:0] wlen_head;
     logic [RW-1:0] resv_q;
     logic [OW-1:0] out_q;
 
     // ---------------------------------------------------------------- coalescing
-    logic        open_q;
-    logic [31:0] bstart_q, bnext_q;  // first beat, and the address that would extend
-    logic [4:0]  blen_q;             // beats in the open burst, 1..16
-    logic        addr_fire, extend, close;
-    logic [3:0]  blen_m1;            // AXI length field of the open burst (16 -> 15)
-    logic [35:0] cmd_push;           // {address, len - 1}
-    assign blen_m1 = blen_q[3:0] - 4'd1;
+    logic              open_q;
+    logic [31:0]       bstart_q, bnext_q;  // first beat, and the address that would extend
+    logic [BLEN_W-1:0] blen_q;             // beats in the open burst, 1..MAX_BURST
+    logic              addr_fire, extend, close;
+    logic [LEN_W-1:0]  blen_m1;            // AXI length field of the open burst (16 -> 15)
+    logic [CMD_W-1:0]  cmd_push;           // {address, len - 1}
+    assign blen_m1 = blen_q[LEN_W-1:0] - LEN_W'(1);
     assign cmd_push = {bstart_q, blen_m1};
 
     assign addr_ready_o = !err_q && (resv_q < RW'(BUF_DEPTH)) && !cmd_full && !wlen_full;
     assign addr_fire = addr_valid_i && addr_ready_o;
-    assign extend = open_q && (addr_i == bnext_q) && (blen_q != 5'd16) && (addr_i[11:0] != 12'd0);
+    assign extend = open_q && (addr_i == bnext_q) && (blen_q != BLEN_W'(MAX_BURST)) &&
+                    (addr_i[PAGE_LG-1:0] != '0);
     assign close = open_q && (addr_fire ? !extend
                                         : (flush_i && !err_q && !cmd_full && !wlen_full));
 
@@ -102,11 +109,11 @@ module accel_drain_burst_writer #(
         end else if (addr_fire) begin
             open_q <= 1'b1;
             if (extend) begin
-                blen_q  <= blen_q + 5'd1;
+                blen_q  <= blen_q + BLEN_W'(1);
                 bnext_q <= bnext_q + BEAT;
             end else begin
                 bstart_q <= addr_i;
-                blen_q   <= 5'd1;
+                blen_q   <= BLEN_W'(1);
                 bnext_q  <= addr_i + BEAT;
             end
         end else if (close) begin
@@ -116,14 +123,14 @@ module accel_drain_burst_writer #(
 
     // ---------------------------------------------------------------- AW
     logic aw_fire;
-    accel_prim_fifo_sync #(.WIDTH(36), .DEPTH(CMD_DEPTH)) u_cmd (
+    accel_prim_fifo_sync #(.WIDTH(CMD_W), .DEPTH(CMD_DEPTH)) u_cmd (
         .clk_i, .rst_i, .push_i(close), .wdata_i(cmd_push),
         .full_o(cmd_full), .pop_i(aw_fire), .rdata_o(cmd_head), .empty_o(cmd_empty));
 
     // Valid stays up until the handshake: the head stays, out_q only falls meanwhile.
     assign aw_valid_o = !cmd_empty && (out_q < OW'(MAX_OUTSTANDING));
-    assign aw_addr_o  = cmd_head[35:4];
-    assign aw_len_o   = {4'd0, cmd_head[3:0]};
+    assign aw_addr_o  = cmd_head[CMD_W-1:LEN_W];
+    assign aw_len_o   = 8'(cmd_head[LEN_W-1:0]);
     assign aw_fire    = aw_valid_o && aw_ready_i;
 
     // ---------------------------------------------------------------- beat buffer
@@ -155,8 +162,8 @@ module accel_drain_burst_writer #(
     end
 
     // ---------------------------------------------------------------- W
-    logic [3:0] wcnt_q;  // beat of the current W burst
-    accel_prim_fifo_sync #(.WIDTH(4), .DEPTH(WLEN_DEPTH)) u_wlen (
+    logic [LEN_W-1:0] wcnt_q;  // beat of the current W burst
+    accel_prim_fifo_sync #(.WIDTH(LEN_W), .DEPTH(WLEN_DEPTH)) u_wlen (
         .clk_i, .rst_i, .push_i(close), .wdata_i(blen_m1),
         .full_o(wlen_full), .pop_i(w_fire && w_last_o), .rdata_o(wlen_head),
         .empty_o(wlen_empty));
@@ -167,7 +174,7 @@ module accel_drain_burst_writer #(
 
     always_ff @(posedge clk_i) begin
         if (rst_i) wcnt_q <= '0;
-        else if (w_fire) wcnt_q <= w_last_o ? 4'd0 : wcnt_q + 4'd1;
+        else if (w_fire) wcnt_q <= w_last_o ? '0 : wcnt_q + LEN_W'(1);
     end
 
     // ---------------------------------------------------------------- B and counts

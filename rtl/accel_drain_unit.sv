@@ -77,7 +77,7 @@ module accel_drain_unit #(
     input  wire logic               b_valid_i,
     output logic                    b_ready_o,
     input  wire logic [1:0]         b_resp_i,
-    output logic [5:0]              err_o
+    output logic [accel_isa_pkg::ERR_W-1:0] err_o
 );
     localparam int BPC = BLOCK_OUT / BEAT_BYTES;   // beats per chunk (one image's bytes)
     localparam int BPE = BATCH * BPC;              // beats per ACC entry
@@ -88,7 +88,9 @@ module accel_drain_unit #(
     localparam int BW = accel_isa_pkg::index_w(BATCH);
     localparam int TW = accel_isa_pkg::index_w(BPE);
     localparam logic [31:0] BEAT = 32'(BEAT_BYTES);
-    localparam int BUF_DEPTH = 64;  // beat buffer: a 16-beat burst + the read pipelines (up to 23 cycles)
+    // beat buffer: a whole burst (AXI_MAX_BURST_BEATS) and the read pipelines (up to 23
+    // cycles), rounded up to a power of two
+    localparam int BUF_DEPTH = 64;
 
     if (BATCH < 1 || BLOCK_OUT < 1) begin : g_bad_core
         $error("accel_drain_unit: BATCH and BLOCK_OUT must be at least 1");
@@ -160,7 +162,7 @@ module accel_drain_unit #(
     assign prev_pop_o = start && pop_prev;
     assign insn_done_o = (state_q == S_FINISH) && wr_idle;
     assign prev_push_o = insn_done_o && push_prev;
-    assign err_o = wr_err ? accel_isa_pkg::ERR_BUS_ERROR : 6'd0;
+    assign err_o = wr_err ? accel_isa_pkg::ERR_BUS_ERROR : '0;
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin

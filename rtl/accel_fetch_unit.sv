@@ -69,7 +69,7 @@ module accel_fetch_unit #(
     input  wire logic                                 drain_full_i,
     // status
     output logic                                      finished_o,
-    output logic      [5:0]                           err_o,
+    output logic      [accel_isa_pkg::ERR_W-1:0]            err_o,
     output logic      [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                                      quiet_o
 );
@@ -93,7 +93,7 @@ module accel_fetch_unit #(
 
     // ---------------- registers ----------------
     logic            run_q, finished_q;
-    logic [5:0]      err_q;
+    logic [accel_isa_pkg::ERR_W-1:0] err_q;
     logic [31:0]     issue_left_q;   // instructions of this run not yet requested
     logic [31:0]     proc_left_q;    // instructions of this run not yet processed
     logic [31:0]     next_addr_q;    // address of the next request
@@ -152,7 +152,7 @@ module accel_fetch_unit #(
     logic r_fire, r_disc, r_cur, r_end;
     logic ar_new, act, dispatch, waiting;
     logic target_full;
-    logic [5:0] err_d;
+    logic [accel_isa_pkg::ERR_W-1:0] err_d;
 
     assign r_ready_o = 1'b1;  // a slot is reserved for every read of the run; discards are free
     assign r_fire    = r_valid_i;

@@ -3,7 +3,8 @@
 // plane z at base + z*z_stride + y*y_stride + x*x_stride, addresses modulo 2^32), and
 // issues the AXI INCR bursts that read them. A contiguous row is one segment; a row
 // whose entries lie apart is one segment per entry (docs/isa.md, LOAD). A burst has at
-// most 16 beats, never crosses a 4 KiB boundary and never spans two segments. At most
+// most AXI_MAX_BURST_BEATS (16) beats, never crosses an AXI_PAGE_BYTES (4 KiB) boundary
+// (accel_isa_pkg, from sw/hw/dram_bus.hpp) and never spans two segments. At most
 // MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
 // The next burst is computed from registers only, so one AR can issue per cycle
 // (segments of a single beat still stream at a beat per cycle).
@@ -13,7 +14,7 @@
 module accel_load_burst_gen #(
     parameter int BEAT_BYTES      = 8,   // bytes per AXI beat: a power of two, 1..256
     parameter int MAX_OUTSTANDING = 8,   // bursts in flight at most (>= 1)
-    parameter int ROW_BEATS_W     = 22   // bits of the beats-per-row count (>= 5)
+    parameter int ROW_BEATS_W     = 22   // bits of the beats-per-row count (>= BURST_W)
 ) (
     input  wire logic                   clk_i,
     input  wire logic                   rst_i,
@@ -38,7 +39,10 @@ module accel_load_burst_gen #(
     output logic                        idle_o       // nothing to issue, nothing in flight
 );
     localparam int BB_LG      = $clog2(BEAT_BYTES);
-    localparam int PAGE_BEATS = 4096 / BEAT_BYTES;  // beats in a 4 KiB page
+    localparam int MAX_BURST  = accel_isa_pkg::AXI_MAX_BURST_BEATS;
+    localparam int BURST_W    = $clog2(MAX_BURST + 1);              // bits of a burst's beats
+    localparam int PAGE_LG    = $clog2(accel_isa_pkg::AXI_PAGE_BYTES);
+    localparam int PAGE_BEATS = accel_isa_pkg::AXI_PAGE_BYTES / BEAT_BYTES;  // beats in a page
     localparam int PG_W       = $clog2(PAGE_BEATS + 1);
     localparam int CNT_W      = $clog2(MAX_OUTSTANDING + 1);
     localparam int RB_W       = ROW_BEATS_W;
@@ -51,8 +55,8 @@ module accel_load_burst_gen #(
     if (MAX_OUTSTANDING < 1) begin : g_bad_outstanding
         $error("accel_load_burst_gen: MAX_OUTSTANDING must be >= 1, got %0d", MAX_OUTSTANDING);
     end
-    if (ROW_BEATS_W < 5) begin : g_bad_row_w
-        $error("accel_load_burst_gen: ROW_BEATS_W must be >= 5, got %0d", ROW_BEATS_W);
+    if (ROW_BEATS_W < BURST_W) begin : g_bad_row_w
+        $error("accel_load_burst_gen: ROW_BEATS_W must be >= %0d, got %0d", BURST_W, ROW_BEATS_W);
     end
 
     logic             active_q;            // bursts left to issue
@@ -64,15 +68,15 @@ module accel_load_burst_gen #(
     logic [RB_W-1:0]  seg_beats_q;
     logic [CNT_W-1:0] cnt_q;               // bursts in flight
 
-    // The burst at addr_q: min(16, rest of the segment, rest of the 4 KiB page) beats.
-    logic [PG_W-1:0] to_page;
-    logic [4:0]      beats;
-    logic            seg_end, row_end;
+    // The burst at addr_q: min(MAX_BURST, rest of the segment, rest of the page) beats.
+    logic [PG_W-1:0]    to_page;
+    logic [BURST_W-1:0] beats;
+    logic               seg_end, row_end;
     always_comb begin
-        to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[11:BB_LG]);
-        beats   = 5'd16;
-        if (left_q < RB_W'(16)) beats = left_q[4:0];
-        if (to_page < PG_W'(beats)) beats = to_page[4:0];
+        to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[PAGE_LG-1:BB_LG]);
+        beats   = BURST_W'(MAX_BURST);
+        if (left_q < RB_W'(MAX_BURST)) beats = left_q[BURST_W-1:0];
+        if (to_page < PG_W'(beats)) beats = to_page[BURST_W-1:0];
         seg_end = (left_q == RB_W'(beats));
         row_end = seg_end && (x_q == x_last_q);
     end

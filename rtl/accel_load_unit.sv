@@ -68,7 +68,7 @@ module accel_load_unit #(
     // Status.
     output logic [accel_isa_pkg::UNIT_STATE_W-1:0] state_o,  // unit_state_e
     output logic                    quiet_o,
-    output logic      [5:0]         err_o
+    output logic      [accel_isa_pkg::ERR_W-1:0] err_o
 );
     localparam int INP_EB  = BATCH * BLOCK_IN;    // entry bytes per buffer
     localparam int WGT_EB  = BLOCK_OUT * BLOCK_IN;
@@ -195,7 +195,7 @@ module accel_load_unit #(
 
     always_ff @(posedge clk_i) begin
         if (rst_i) err_o <= '0;
-        else       err_o <= err_beat ? accel_isa_pkg::ERR_BUS_ERROR : 6'd0;
+        else       err_o <= err_beat ? accel_isa_pkg::ERR_BUS_ERROR : '0;
     end
 
     assign next_pop_o  = start && f_pop_next;

@@ -87,10 +87,10 @@ module accel_top #(
     logic start_q;               // fetch starts the cycle after the units' reset
     logic unit_rst;              // every unit, queue and token starts a run from reset
     logic running_q, done_q;
-    logic [5:0] err_q;
+    logic [accel_isa_pkg::ERR_W-1:0] err_q;
     logic [31:0] insn_addr, insn_count;
     logic quiet_all, quiet_q, clean_finish;
-    logic [5:0] unit_err;
+    logic [accel_isa_pkg::ERR_W-1:0] unit_err;
 
     assign unit_rst = rst_i | start;
     always_ff @(posedge clk_i) start_q <= start & ~rst_i;
@@ -215,7 +215,7 @@ module accel_top #(
     // ---------------------------------------------------------------- units
     logic [accel_isa_pkg::UNIT_STATE_W-1:0] fetch_state, load_state, gemm_state, drain_state;
     logic fetch_quiet, load_quiet, gemm_quiet, drain_quiet, fetch_finished, gemm_step;
-    logic [5:0] fetch_err, load_err, drain_err;
+    logic [accel_isa_pkg::ERR_W-1:0] fetch_err, load_err, drain_err;
 
     accel_fetch_unit #(.BEAT_BYTES(BEAT_BYTES), .BLOCK_IN(BLOCK_IN), .INP_DEPTH(INP_DEPTH),
                  .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH), .PRM_DEPTH(PRM_DEPTH)) u_fetch (

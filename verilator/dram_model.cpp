@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/error.hpp"
+#include "hw/dram_bus.hpp"
 
 namespace accel::sim {
 namespace {
@@ -144,13 +145,14 @@ bool DramModel::burst_ok(uint32_t addr, unsigned len, const char* channel) {
                   std::to_string(beat_) + "-byte beat");
         ok = false;
     }
-    if ((addr & 0xfffu) + bytes > 4096) {
+    if (addr % dram_bus::kPageBytes + bytes > dram_bus::kPageBytes) {
         violation(std::string(channel) + " burst at " + hex(addr) + " of " + std::to_string(len + 1) +
-                  " beats crosses a 4 KiB boundary");
+                  " beats crosses a " + std::to_string(dram_bus::kPageBytes / 1024) +
+                  " KiB boundary");
         ok = false;
     }
     const uint64_t end = uint64_t{addr} + bytes;
-    if (end > mem_.size() || end > (uint64_t{1} << 32)) ok = false;
+    if (end > mem_.size() || end > dram_bus::kAddressSpaceBytes) ok = false;
     if (!ok) ++error_bursts_;
     return ok;
 }

@@ -5,6 +5,7 @@
 
 #include "base/error.hpp"
 #include "hw/hw_config.hpp"
+#include "hw/shipped_configs.hpp"
 #include "verilator_models.hpp"
 
 namespace accel {
@@ -35,7 +36,8 @@ std::unique_ptr<Device> make_verilator_device(const HwParams& params, uint64_t d
                                               const VerilatorOptions& options) {
     for (size_t i = 0; i < detail::kCompiledModelCount; ++i) {
         const detail::CompiledModel& m = *detail::kCompiledModels[i];
-        if (same_hardware(parse_hw_config(m.config_yaml, m.config_name), params.config)) {
+        const char* yaml = shipped_config_yaml(m.config_name);
+        if (yaml != nullptr && same_hardware(parse_hw_config(yaml, m.config_name), params.config)) {
             return m.make(params, dram_bytes, options);
         }
     }

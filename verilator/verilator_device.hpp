@@ -3,6 +3,7 @@
 // AXI4-Lite slave, a watchdog, optional FST tracing and the counters read back.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,7 +23,10 @@ struct VerilatorOptions {
     uint64_t trace_from = 0, trace_to = UINT64_MAX;
     uint64_t watchdog_cycles = 1000000; // no progress for this long: DeviceError
     uint64_t max_cycles = 0;            // a longer run: DeviceError; 0: derived from the
-                                        // program (devices/run_budget.hpp)
+                                        // program, at most 2^30 (devices/run_budget.hpp)
+    // Called about every 2^16 cycles of a run with the cycles it has taken so far: a
+    // progress display's clock. Empty: not called.
+    std::function<void(uint64_t run_cycles)> on_cycles;
     // Faults the DRAM model injects (dram_faults.hpp). Cycles in which they held a
     // transfer back extend max_cycles by one each and count as progress for the
     // watchdog; an error response the RTL reports or ignores ends the run with a

@@ -2,9 +2,11 @@
 // Simulation control lives here in one place: reset, the cycle loop with the DRAM model,
 // CSR access over AXI4-Lite, the watchdog, tracing and the report of injected DRAM faults.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -73,10 +75,12 @@ public:
     DeviceCounters run(uint32_t insn_addr, uint32_t count) override {
         csr_write(csr::kInsnAddr, insn_addr);
         csr_write(csr::kInsnCount, count);
-        const uint64_t budget =
-            options_.max_cycles != 0
-                ? options_.max_cycles
-                : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
+        const uint64_t most = program_max_cycles(*this, insn_addr, count);
+        const uint64_t budget = run_cycle_budget(options_.max_cycles, most);
+        // A program that may pass its budget is watched instruction by instruction, so
+        // that one that cannot end in time stops as it starts (run_budget.hpp).
+        std::optional<StartedWork> started;
+        if (most > budget) started.emplace(*this, insn_addr, count);
         csr_write(csr::kCtrl, 1);  // done drops at the edge that takes this write
         running_ = true;
         const uint64_t start = cycles_;
@@ -91,6 +95,7 @@ public:
             const uint64_t delay = dram_.fault_delay_cycles();
             if (cycles_ - start - (delay - delay_start) > budget) out_of_cycles(budget);
             if ((cycles_ & 4095) == 0) {
+                const bool tick = (cycles_ & 0xffff) == 0;  // before the CSR reads below
                 // Progress: DRAM traffic or GEMM steps. Compute can run long without
                 // touching DRAM, so its step counter is read through the CSRs.
                 const uint64_t steps = csr_read(csr::kGemmSteps);  // the low word moves
@@ -101,6 +106,10 @@ public:
                 last_steps = steps;
                 last_delay = delay;
                 if (cycles_ - last_progress > options_.watchdog_cycles) hang();
+                if (started) check_started(*started, budget);
+                if (options_.on_cycles && tick) {
+                    options_.on_cycles(cycles_ - start);
+                }
             }
         }
         running_ = false;
@@ -252,14 +261,35 @@ private:
     }
 
     // A legal program can run for 10^22 cycles while making progress all the time.
-    [[noreturn]] void out_of_cycles(uint64_t budget) {
+    [[noreturn]] void out_of_cycles(uint64_t budget, const std::string& why = "") {
         Pins pins(*this);
         const DeviceCounters c = read_csr_counters(pins);
         throw DeviceError(fmt::format(
-            "{}: cycle budget of {} exhausted; {}; completed {} load, {} gemm, {} drain "
+            "{}: cycle budget of {} exhausted{}; {}; completed {} load, {} gemm, {} drain "
             "instructions, {} GEMM steps",
-            name_, budget, describe_unit_states(pins), c.load_insns, c.gemm_insns,
+            name_, budget, why, describe_unit_states(pins), c.load_insns, c.gemm_insns,
             c.drain_insns, c.gemm_steps));
+    }
+
+    // Stops the run once its units have started more than the budget's cycles of work.
+    void check_started(StartedWork& started, uint64_t budget) {
+        const uint32_t states = csr_read(csr::kUnitState);
+        const uint32_t counters[isa::kUnits] = {csr::kLoadInsns, csr::kGemmInsns,
+                                                csr::kDrainInsns};
+        std::array<uint64_t, isa::kUnits> completed{};
+        std::array<bool, isa::kUnits> busy{};
+        for (size_t u = 0; u < isa::kUnits; ++u) {
+            completed[u] = csr_read(counters[u]);  // the low word: far more than a run has
+            const uint32_t state =
+                (states >> ((u + 1) * csr::kUnitStateBits)) & ((1u << csr::kUnitStateBits) - 1);
+            busy[u] = state == static_cast<uint32_t>(csr::UnitState::Busy);
+        }
+        const uint64_t least = started.least_cycles(completed, busy);
+        if (least > budget) {
+            out_of_cycles(budget, fmt::format(": the instructions started need at least {} cycles",
+                                              least == UINT64_MAX ? "2^64"
+                                                                  : std::to_string(least)));
+        }
     }
 
     // An injected error response ends the run as a device failure naming the unit that

@@ -9,8 +9,7 @@
 namespace accel::detail {
 
 struct CompiledModel {
-    const char* config_name;
-    const char* config_yaml;  // the config it was generated from
+    const char* config_name;  // the config of configs/hw/ it was generated from
     std::unique_ptr<Device> (*make)(const HwParams&, uint64_t, const VerilatorOptions&);
 };
 

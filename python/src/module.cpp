@@ -9,8 +9,8 @@
 
 #include "base/error.hpp"
 #include "hw/hw_config.hpp"
+#include "hw/shipped_configs.hpp"
 #include "bindings.hpp"
-#include "shipped_configs.hpp"
 #include "verilator_device.hpp"
 #include "version.hpp"
 
@@ -18,24 +18,16 @@ namespace accel::python {
 
 namespace {
 
-// configs/hw/<name>.yaml as shipped, or nullptr.
-const ShippedConfig* shipped_config(const std::string& name) {
-    for (size_t i = 0; i < kShippedConfigCount; ++i) {
-        if (name == kShippedConfigs[i].name) return &kShippedConfigs[i];
-    }
-    return nullptr;
-}
-
 HwConfig shipped_or_file(const std::string& name_or_path) {
-    if (const ShippedConfig* c = shipped_config(name_or_path)) {
-        return parse_hw_config(c->yaml, fmt::format("configs/hw/{}.yaml", c->name));
+    if (const char* yaml = shipped_config_yaml(name_or_path)) {
+        return parse_hw_config(yaml, fmt::format("configs/hw/{}.yaml", name_or_path));
     }
     return load_hw_config(name_or_path);
 }
 
 py::list shipped_config_names() {
     py::list names;
-    for (size_t i = 0; i < kShippedConfigCount; ++i) names.append(kShippedConfigs[i].name);
+    for (const ShippedConfig& c : shipped_configs()) names.append(c.name);
     return names;
 }
 

@@ -92,6 +92,18 @@ void write_files_atomic(const std::vector<std::pair<std::string, std::string_vie
     }
 }
 
+bool write_file_if_changed(const std::string& path, std::string_view bytes) {
+    std::error_code ec;
+    if (std::filesystem::file_size(path, ec) == bytes.size() && !ec) {
+        try {
+            if (read_file(path) == bytes) return false;
+        } catch (const Error&) {  // unreadable: write it anew
+        }
+    }
+    write_file_atomic(path, bytes);
+    return true;
+}
+
 bool same_file(const std::string& a, const std::string& b) {
     std::error_code ec;
     const bool same = std::filesystem::equivalent(a, b, ec);

@@ -21,6 +21,11 @@ void write_file_atomic(const std::string& path, std::string_view bytes);
 // place only when every one is whole, so a full disk leaves none of them behind.
 void write_files_atomic(const std::vector<std::pair<std::string, std::string_view>>& files);
 
+// Writes `bytes` as write_file_atomic does, unless `path` already holds exactly them:
+// a generated file keeps its timestamp, so the build does not redo what reads it.
+// Returns whether it wrote.
+bool write_file_if_changed(const std::string& path, std::string_view bytes);
+
 // True when `a` and `b` name the same existing file (through links, "./", etc.).
 bool same_file(const std::string& a, const std::string& b);
 

@@ -1,4 +1,5 @@
-// Integer helpers shared by the planner, the cost model and the metrics.
+// Integer helpers shared by the planner, the cost model and the metrics, and the one home
+// of saturating arithmetic.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -25,5 +26,23 @@ constexpr int64_t saturating_product(std::initializer_list<int64_t> factors) {
     for (const int64_t f : factors) r = saturating_mul(r, f);
     return r;
 }
+
+// The same for unsigned 64-bit counts -- cycles, steps, bytes -- of what an instruction's
+// fields allow, whose products pass 64 bits: UINT64_MAX when the value does not fit.
+constexpr uint64_t saturating_add_u64(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
+}
+constexpr uint64_t saturating_mul_u64(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
+}
+constexpr uint64_t saturating_product_u64(std::initializer_list<uint64_t> factors) {
+    uint64_t r = 1;
+    for (const uint64_t f : factors) r = saturating_mul_u64(r, f);
+    return r;
+}
+// ⌈a / b⌉ for b > 0, without the overflow of a + b - 1.
+constexpr uint64_t ceil_div_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 }  // namespace accel

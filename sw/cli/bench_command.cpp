@@ -30,10 +30,11 @@
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "shared_options.hpp"
 
 namespace po = boost::program_options;
@@ -46,6 +47,7 @@ struct BenchArgs {
     std::string suite, workload, layers, hw, json;
     std::string backend = "verilator";
     std::vector<std::string> timeline;
+    std::string max_cycles;
     bool check = false;
 };
 
@@ -59,7 +61,8 @@ po::options_description bench_options(BenchArgs& a) {
         "cost model, ideal GEMM issue, roofline), efficiency = roofline / cycles, DRAM bytes\n"
         "read and written and their ratio to the compulsory traffic, each buffer's use of\n"
         "its capacity, simulation speed and the --check result; then the totals.\n"
-        "Progress goes to stderr. Exit 1 when --check found a mismatch.\n\noptions");
+        "On a terminal, progress goes to stderr. Exit 1 when --check found a mismatch.\n\n"
+        "options");
     d.add_options()
         ("suite", po::value(&a.suite), "a built-in workload (configs/workloads/NAME.yaml); "
                                        "default resnet18")
@@ -78,6 +81,7 @@ po::options_description bench_options(BenchArgs& a) {
          "LAYER FILE.json: write that layer's timeline in the Chrome trace format (Perfetto, "
          "chrome://tracing): fetch, load, compute, drain, token waits, DRAM reads and "
          "writes, cycle by cycle (verilator backend)");
+    add_max_cycles_option(d, a.max_cycles);
     return d;
 }
 
@@ -132,6 +136,7 @@ void check_backend_and_timeline(const BenchArgs& a, const std::vector<const Work
                                 "the reference is what --check compares with)",
                                 a.backend));
     }
+    check_max_cycles(a.max_cycles, a.backend);
     if (a.timeline.empty()) return;
     if (a.timeline.size() != 2) {
         throw Error(fmt::format("--timeline: expected LAYER FILE.json, got {} value(s)",
@@ -330,7 +335,7 @@ void print_check(const std::vector<LayerResult>& results) {
 // is bad input, found by building a small device once.
 DeviceFactory checked_factory(const std::string& backend, const VerilatorOptions& options,
                               const HwParams& hw) {
-    DeviceFactory f = device_factory(backend, options);
+    DeviceFactory f = backend_factory(backend, options);
     f(hw, 4096);
     return f;
 }
@@ -347,22 +352,29 @@ int run_bench(const std::vector<std::string>& args) {
     check_outputs(a);
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     std::vector<LayerResult> results = plan_layers(w, selected, hw);
-    const DeviceFactory factory = checked_factory(a.backend, {}, hw);
+    ProgressLine progress("bench", "layer", std::cerr, ProgressLine::stderr_is_terminal());
+    VerilatorOptions options;
+    options.max_cycles = parse_max_cycles(a.max_cycles);
+    options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };
+    const DeviceFactory factory = checked_factory(a.backend, options, hw);
 
     auto timeline = std::make_shared<ActivityTimeline>();
+    int64_t predicted = 0, cycles_done = 0;
+    for (const LayerResult& r : results) predicted += r.plan.predicted_cycles;
     for (size_t i = 0; i < results.size(); ++i) {
         LayerResult& r = results[i];
-        std::cerr << fmt::format("[{}/{}] {} {} ...\n", i + 1, results.size(), r.spec->name,
-                                 describe(*r.spec))
-                  << std::flush;
+        progress.step({static_cast<int64_t>(i + 1), static_cast<int64_t>(results.size()),
+                       r.spec->name + " " + describe(*r.spec), cycles_done, predicted});
         if (!a.timeline.empty() && r.spec->name == a.timeline[0]) {
-            VerilatorOptions options;
-            options.activity = timeline;
-            run_layer(w, a, hw, device_factory(a.backend, options), r);
+            VerilatorOptions recording = options;
+            recording.activity = timeline;
+            run_layer(w, a, hw, backend_factory(a.backend, recording), r);
         } else {
             run_layer(w, a, hw, factory, r);
         }
+        cycles_done += static_cast<int64_t>(r.run.counters.cycles);
     }
+    progress.clear();
     fmt::print("workload {} on {} (hw {}), {} layer(s)\n\n", w.name, a.backend, hw.config.name,
                results.size());
     print_table(results, a.backend == "verilator", a.check);

@@ -132,6 +132,34 @@ void set_trace_window(const std::string& window, const std::string& trace,
     options.trace_to = static_cast<uint64_t>(to);
 }
 
+uint64_t parse_uint(const std::string& option, const std::string& text, uint64_t lo,
+                    uint64_t hi) {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char* begin = text.data() + (hex ? 2 : 0);
+    const char* end = text.data() + text.size();
+    uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+        throw Error(fmt::format("{} '{}': not an integer (decimal or 0x hex)", option, text));
+    }
+    if (ec == std::errc::result_out_of_range || v < lo || v > hi) {
+        throw Error(fmt::format("{} {}: must be in [{}, {}]", option, text, lo, hi));
+    }
+    return v;
+}
+
+uint64_t parse_max_cycles(const std::string& text) {
+    return text.empty() ? 0 : parse_uint("--max-cycles", text, 1, UINT64_MAX);
+}
+
+void check_max_cycles(const std::string& text, const std::string& backend) {
+    if (text.empty()) return;
+    if (backend != "fsim" && backend != "verilator") {
+        throw Error("--max-cycles: only the fsim and verilator backends have a cycle budget");
+    }
+    parse_max_cycles(text);
+}
+
 bool is_int_literal(const std::string& text) {
     int64_t v = 0;
     const char* end = text.data() + text.size();

@@ -22,6 +22,17 @@ bool parse_options(const std::vector<std::string>& args,
 // A whole decimal integer in [lo, hi]; "12abc", "" and out-of-range values are errors.
 int64_t parse_int(const std::string& option, const std::string& text, int64_t lo, int64_t hi);
 
+// A decimal or 0x-prefixed hexadecimal integer in [lo, hi].
+uint64_t parse_uint(const std::string& option, const std::string& text, uint64_t lo,
+                    uint64_t hi);
+
+// --max-cycles N: the cycle budget of each device run (devices/run_budget.hpp); 0 when
+// not given (the device's default).
+uint64_t parse_max_cycles(const std::string& text);
+
+// The rules of --max-cycles: a number, and a backend with a budget (fsim, verilator).
+void check_max_cycles(const std::string& text, const std::string& backend);
+
 // A finite decimal floating-point number.
 double parse_double(const std::string& option, const std::string& text);
 

@@ -28,11 +28,12 @@
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "conv2d_command.hpp"
+#include "progress_line.hpp"
 #include "shared_options.hpp"
 
 namespace po = boost::program_options;
@@ -72,6 +73,7 @@ po::options_description conv2d_options(Conv2dArgs& a) {
         ("timeline", po::value(&a.timeline), "write the run's unit activity as a Chrome trace "
                                              "(Perfetto, chrome://tracing; verilator backend)")
         ("faults", po::value(&a.faults), kFaultsHelp);
+    add_max_cycles_option(d, a.max_cycles);
     return d;
 }
 
@@ -193,6 +195,7 @@ void check_backend(Conv2dArgs& a) {
     if (!a.timeline.empty() && a.backend != "verilator") {
         throw Error("--timeline: only the verilator backend records unit activity");
     }
+    check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
 }
 
 namespace {
@@ -239,17 +242,19 @@ bool compare_with_reference(const TensorI8& got, const TensorI8& want) {
     return false;
 }
 
-// The timeline's title: what ran.
-std::string timeline_title(const Conv2dLayer& l) {
+// The layer's shapes, as the progress line and the timeline's title name it.
+std::string layer_shapes(const Conv2dLayer& l) {
     const Conv2dShape& s = l.shape;
-    return fmt::format("conv2d {}x{}x{}x{} -> {}, kernel {}x{}", s.n, s.h, s.w, s.c, s.k, s.r,
-                       s.s);
+    return fmt::format("{}x{}x{}x{} -> {}, kernel {}x{}", s.n, s.h, s.w, s.c, s.k, s.r, s.s);
 }
+
+// The timeline's title: what ran.
+std::string timeline_title(const Conv2dLayer& l) { return "conv2d " + layer_shapes(l); }
 
 }  // namespace
 
 void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
-               const VerilatorOptions& options, LayerRun& out) {
+               const VerilatorOptions& options, LayerRun& out, const ProgressSink& progress) {
     RunFacts& facts = out.facts;
     facts.backend = a.backend;
     if (a.backend == "ref") {
@@ -259,8 +264,9 @@ void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     } else {
         const Conv2dPlan plan = plan_conv2d(l.layer, hw);
-        const DeviceFactory factory = a.device.empty() ? device_factory(a.backend, options)
-                                                       : board_device_factory(a.device);
+        if (progress) progress({1, 1, layer_shapes(l.layer), 0, plan.predicted_cycles});
+        const DeviceFactory factory = a.device.empty() ? backend_factory(a.backend, options)
+                                                       : board_factory(a.device);
         out.device = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
         out.y = std::move(out.device.y);
         facts.plan = &out.device.plan;
@@ -285,10 +291,14 @@ int run_conv2d(const std::vector<std::string>& args) {
     set_trace_window(a.trace_window, a.trace, options);
     if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
     if (!a.timeline.empty()) options.activity = std::make_shared<ActivityTimeline>();
+    options.max_cycles = parse_max_cycles(a.max_cycles);
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const LoadedLayer l = load_layer(a);
     LayerRun run;
-    run_layer(a, hw, l, options, run);
+    ProgressLine progress("conv2d", "layer", std::cerr, ProgressLine::stderr_is_terminal());
+    options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };
+    run_layer(a, hw, l, options, run, [&progress](const RunProgress& p) { progress.step(p); });
+    progress.clear();
     const bool exact = run.facts.bit_exact.value_or(true);
     // The output, the report and the timeline appear together or not at all (a --trace
     // waveform is written by the device while it runs).

@@ -10,6 +10,7 @@
 #include "hw/hw_params.hpp"
 #include "ops/conv2d.hpp"
 #include "runtime/report.hpp"
+#include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
 #include "verilator_device.hpp"
 
@@ -22,6 +23,7 @@ struct Conv2dArgs {
     std::string input_zp = "0", output_zp = "0";
     std::string scale, multiplier, shift, act_min, act_max;
     std::string faults;  // a DRAM fault plan for the verilator backend
+    std::string max_cycles;
     bool relu = false, check = false;
 };
 
@@ -59,8 +61,10 @@ struct LayerRun {
 // Runs the layer on a.backend (the golden reference, or a device made with `options` or
 // from a.device) and, with a.check, compares the output with the golden reference:
 // how many outputs agree goes to stdout, where they differ to stderr, the verdict to
-// out.facts.bit_exact.
+// out.facts.bit_exact. `progress` hears when the device run starts, with its plan's
+// predicted cycles.
 void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
-               const VerilatorOptions& options, LayerRun& out);
+               const VerilatorOptions& options, LayerRun& out,
+               const ProgressSink& progress = {});
 
 }  // namespace accel::cli

@@ -2,8 +2,6 @@
 // designers who write their own streams: the DRAM image in, the DRAM image and the
 // counters out, and a device error (error mask != 0, watchdog, cycle budget) as exit 3
 // with the error bits or the units' states named.
-#include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -19,12 +17,12 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "devices/device.hpp"
-#include "devices/run_budget.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "runtime/report.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "shared_options.hpp"
@@ -63,29 +61,9 @@ po::options_description exec_options(ExecArgs& a) {
     d.add_options()
         ("faults", po::value(&a.faults), kFaultsHelp)
         ("watchdog", po::value(&a.watchdog), "cycles without progress before the verilator "
-                                             "device is declared hung (default 1000000)")
-        ("max-cycles", po::value(&a.max_cycles), "stop a run longer than this (default: twice "
-                                                 "what the program's instructions can take, "
-                                                 "at most 2^32); fsim charges each "
-                                                 "instruction the most it can take");
+                                             "device is declared hung (default 1000000)");
+    add_max_cycles_option(d, a.max_cycles);
     return d;
-}
-
-// A decimal or 0x-prefixed hexadecimal integer in [lo, hi].
-uint64_t parse_address(const std::string& option, const std::string& text, uint64_t lo,
-                       uint64_t hi) {
-    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    const char* begin = text.data() + (hex ? 2 : 0);
-    const char* end = text.data() + text.size();
-    uint64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(begin, end, v, hex ? 16 : 10);
-    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
-        throw Error(fmt::format("{} '{}': not an integer (decimal or 0x hex)", option, text));
-    }
-    if (ec == std::errc::result_out_of_range || v < lo || v > hi) {
-        throw Error(fmt::format("{} {}: must be in [{}, {}]", option, text, lo, hi));
-    }
-    return v;
 }
 
 void check_args(const ExecArgs& a) {
@@ -142,39 +120,31 @@ int run_exec(const std::vector<std::string>& args) {
     if (!parse_options(args, desc)) return 0;
     check_args(a);
     const auto insn_addr =
-        static_cast<uint32_t>(parse_address("--insn-addr", a.insn_addr, 0, UINT32_MAX));
+        static_cast<uint32_t>(parse_uint("--insn-addr", a.insn_addr, 0, UINT32_MAX));
     const auto insn_count =
-        static_cast<uint32_t>(parse_address("--insn-count", a.insn_count, 0, UINT32_MAX));
+        static_cast<uint32_t>(parse_uint("--insn-count", a.insn_count, 0, UINT32_MAX));
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
     if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
     if (!a.watchdog.empty()) {
-        options.watchdog_cycles = parse_address("--watchdog", a.watchdog, 1, UINT64_MAX >> 1);
+        options.watchdog_cycles = parse_uint("--watchdog", a.watchdog, 1, UINT64_MAX >> 1);
     }
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const std::string image = read_file(a.dram);
     if (image.empty()) throw Error(fmt::format("--dram {}: the image is empty", a.dram));
-    constexpr uint64_t kMaxDram = (uint64_t{1} << 32) - 1;
-    if (image.size() > kMaxDram) {
+    if (image.size() > dram_bus::kMaxDramBytes) {
         throw Error(fmt::format("--dram {}: {} bytes; the DRAM holds at most {}", a.dram,
-                                image.size(), kMaxDram));
+                                image.size(), dram_bus::kMaxDramBytes));
     }
     const uint64_t dram_bytes =
         a.dram_size.empty() ? image.size()
-                            : parse_address("--dram-size", a.dram_size, image.size(), kMaxDram);
+                            : parse_uint("--dram-size", a.dram_size, image.size(), dram_bus::kMaxDramBytes);
     // A hand-written stream may be legal and still practically endless (one GEMM of
-    // 65535-sized loops is 10^22 steps): its default budget is capped.
-    constexpr uint64_t kMaxDefaultCycles = uint64_t{1} << 32;
-    options.max_cycles =
-        !a.max_cycles.empty()
-            ? parse_address("--max-cycles", a.max_cycles, 1, UINT64_MAX)
-            : std::min(default_cycle_budget(program_max_cycles(
-                           {reinterpret_cast<const uint8_t*>(image.data()), image.size()},
-                           insn_addr, insn_count, hw)),
-                       kMaxDefaultCycles);
+    // 65535-sized loops is 10^22 steps): the devices cap their default budget.
+    options.max_cycles = parse_max_cycles(a.max_cycles);
 
-    const std::unique_ptr<Device> device = device_factory(a.backend, options)(hw, dram_bytes);
+    const std::unique_ptr<Device> device = backend_factory(a.backend, options)(hw, dram_bytes);
     device->write_dram(0, {reinterpret_cast<const uint8_t*>(image.data()), image.size()});
     const DeviceCounters c = device->run(insn_addr, insn_count);
     if (c.errors != 0) {

@@ -8,7 +8,7 @@
 
 #include "base/error.hpp"
 #include "base/file_io.hpp"
-#include "compiler/lowering.hpp"
+#include "compiler/layout.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/plan.hpp"
 #include "compiler/planner.hpp"
@@ -72,7 +72,7 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
                hw.config.dram_latency_cycles);
     if (p.lowering.kind != LoweringKind::None) {
         // Blocks, tiles and footprints below are those of the layer the device runs.
-        const Conv2dLayer d = lower_layer(l, p.lowering);
+        const Conv2dLayer d = lower(l, p.lowering).layer;
         fmt::print("lowering {}: the device runs {}x{}x{}x{} -> {}, kernel {}x{}, stride {},{}, "
                    "dilation {},{}\n",
                    lowering_name(p.lowering), d.shape.n, d.shape.h, d.shape.w, d.shape.c,

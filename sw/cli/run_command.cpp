@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,9 +24,10 @@
 #include "network/network_plan.hpp"
 #include "runtime/network_runner.hpp"
 #include "runtime/report.hpp"
-#include "backends.hpp"
+#include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
+#include "progress_line.hpp"
 #include "run_command.hpp"
 #include "shared_options.hpp"
 
@@ -63,6 +62,7 @@ po::options_description run_options(RunArgs& a) {
     d.add_options()
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
                                             "tensor_<index>.npy (DIR must exist)");
+    add_max_cycles_option(d, a.max_cycles);
     return d;
 }
 
@@ -73,6 +73,7 @@ std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", f
 void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
     check_backend_choice(a.backend, a.check, !a.trace.empty());
+    check_max_cycles(a.max_cycles, a.backend);
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
@@ -138,8 +139,9 @@ std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m,
 
 namespace {
 
+// For the table, which shows it only where cycles were measured (efficiency_json).
 double efficiency(int64_t roofline, int64_t cycles) {
-    return cycles > 0 ? static_cast<double>(roofline) / static_cast<double>(cycles) : 0.0;
+    return static_cast<double>(roofline) / static_cast<double>(cycles);
 }
 
 struct Totals {
@@ -221,7 +223,7 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
             o["cycles"] = r.cycles;
             o["predicted_cycles"] = r.predicted_cycles;
             o["roofline_cycles"] = r.roofline_cycles;
-            o["efficiency"] = efficiency(r.roofline_cycles, r.cycles);
+            o["efficiency"] = efficiency_json(r.roofline_cycles, r.cycles);
             o["dram_read_bytes"] = r.dram_read_bytes;
             o["dram_write_bytes"] = r.dram_write_bytes;
             device.add(r);
@@ -240,7 +242,7 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
                 {"device_cycles", device.cycles},
                 {"device_predicted_cycles", device.predicted},
                 {"device_roofline_cycles", device.roofline},
-                {"device_efficiency", efficiency(device.roofline, device.cycles)},
+                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
                 {"dram_read_bytes", device.read},
                 {"dram_write_bytes", device.write},
                 {"host_seconds", all.host_seconds},
@@ -256,14 +258,17 @@ nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const Networ
 }
 
 NetworkRun run_model(const RunArgs& a, const graph::Model& model, const HwParams& hw,
-                     const std::vector<Value>& inputs, const RunOptions& run_options) {
+                     const std::vector<Value>& inputs, const RunOptions& run_options,
+                     const std::function<void(uint64_t)>& on_cycles) {
     const bool on_device = a.backend != "ref";
     const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
+    options.max_cycles = parse_max_cycles(a.max_cycles);
+    options.on_cycles = on_cycles;
     DeviceFactory factory;
-    if (on_device) factory = device_factory(a.backend, options);
+    if (on_device) factory = backend_factory(a.backend, options);
     return run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
 }
 
@@ -281,16 +286,14 @@ int run_run(const std::vector<std::string>& args) {
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const graph::Model model = read_tflite(a.model);
     const std::vector<Value> inputs = model_inputs(a, model);
-    const bool tty = ::isatty(STDERR_FILENO) != 0;
-    const Progress progress = [tty](const std::string& line) {
-        if (tty) std::cerr << "\r\033[K" << "run: " << line << std::flush;
-    };
+    ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
-    run_options.progress = progress;
-    const NetworkRun run = run_model(a, model, hw, inputs, run_options);
-    if (tty) std::cerr << "\r\033[K";
+    run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
+    const NetworkRun run = run_model(a, model, hw, inputs, run_options,
+                                     [&progress](uint64_t c) { progress.run_cycles(c); });
+    progress.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

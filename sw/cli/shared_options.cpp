@@ -31,4 +31,11 @@ void add_trace_options(po::options_description& d, std::string& trace, std::stri
          (std::string("FROM:TO: trace only the cycles [FROM, TO) ") + cycles_counted).c_str());
 }
 
+void add_max_cycles_option(po::options_description& d, std::string& max_cycles) {
+    d.add_options()("max-cycles", po::value(&max_cycles),
+                    "stop a device run longer than N cycles (default: twice what the "
+                    "program's instructions can take, at most 2^30); fsim charges each "
+                    "instruction the most it can take");
+}
+
 }  // namespace accel::cli

@@ -23,4 +23,8 @@ void add_geometry_options(boost::program_options::options_description& d,
 void add_trace_options(boost::program_options::options_description& d, std::string& trace,
                        std::string& window, const char* cycles_counted);
 
+// --max-cycles N: the cycle budget of each device run (parse_max_cycles).
+void add_max_cycles_option(boost::program_options::options_description& d,
+                           std::string& max_cycles);
+
 }  // namespace accel::cli

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/int_math.hpp"
+#include "compiler/cost_model.hpp"
 
 namespace accel {
 namespace {
@@ -15,13 +18,34 @@ namespace {
 // the second carries input 2's offset.
 constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1, kPrmEntries = 2;
 
+uint64_t constant_bytes(const HwParams& hw) {
+    return align_dram_region(
+        uint64_t{hw.wgt_entry_bytes} + uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw);
+}
+
+// Two tiles in flight, each with both operands: 4T entries of INP and of ACC.
+int64_t tile_entries(const HwParams& hw) {
+    return std::min<int64_t>({int64_t{hw.inp_depth} / 4, int64_t{hw.acc_depth} / 4,
+                              static_cast<int64_t>(isa::field_max(isa::kExtentBits))});
+}
+
+// The constants' LOADs, per tile two LOADs, two GEMMs and a DRAIN, the FINISH.
+int64_t add_instructions(int64_t entries, const HwParams& hw) {
+    return 2 + ceil_div(entries, tile_entries(hw)) * 5 + 1;
+}
+
+uint64_t program_bytes(int64_t entries, const HwParams& hw) {
+    const auto bytes = static_cast<uint64_t>(add_instructions(entries, hw)) * isa::kInsnBytes;
+    return align_dram_region(bytes, hw);
+}
+
 void put_i32(std::vector<uint8_t>& bytes, size_t at, int32_t v) {
     std::memcpy(bytes.data() + at, &v, sizeof v);
 }
 
 std::vector<uint8_t> add_constants(const AddParams& p, const HwParams& hw) {
     const uint32_t bo = hw.block_out;
-    std::vector<uint8_t> c(add_constant_bytes(hw), 0);
+    std::vector<uint8_t> c(constant_bytes(hw), 0);
     for (uint32_t o = 0; o < bo; ++o) c[o * hw.block_in + o] = 1;  // identity, [o][i]
     const size_t prm = hw.wgt_entry_bytes;
     const size_t first = prm + kPrmFirst * hw.prm_entry_bytes;
@@ -57,31 +81,35 @@ void check_params(const AddParams& p, const HwParams& hw) {
 
 }  // namespace
 
-uint32_t add_constant_bytes(const HwParams& hw) {
-    return static_cast<uint32_t>(align_dram_region(
-        uint64_t{hw.wgt_entry_bytes} + uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw));
+
+uint64_t add_block_bytes(int64_t entries, const HwParams& hw) {
+    return program_bytes(entries, hw) + constant_bytes(hw);
+}
+
+AddPlan plan_add(const AddParams& params, int64_t entries, const HwParams& hw) {
+    const AddProgram program = schedule_add(params, entries, hw, {});
+    return {static_cast<int64_t>(program.insns.size()), predict_cycles(program.insns, hw).cycles};
 }
 
 AddProgram schedule_add(const AddParams& p, int64_t entries, const HwParams& hw,
-                        const AddAddresses& at) {
+                        const AddPlacement& at) {
     check_params(p, hw);
     if (entries < 1) throw Error("add: an activation of no entries");
     AddProgram out;
     out.constants = add_constants(p, hw);
-    // Two tiles in flight, each with both operands: 4T entries of INP and of ACC.
-    const int64_t t = std::min<int64_t>({int64_t{hw.inp_depth} / 4, int64_t{hw.acc_depth} / 4,
-                                         static_cast<int64_t>(isa::field_max(isa::kExtentBits))});
+    out.constants_base = at.base + static_cast<uint32_t>(program_bytes(entries, hw));
+    const int64_t t = tile_entries(hw);
     out.tile_entries = t;
     const uint32_t entry = hw.inp_entry_bytes;
     auto& insns = out.insns;
 
     isa::Load weights;
     weights.buffer = isa::Buffer::Wgt;
-    weights.dram_base = at.constants;
+    weights.dram_base = out.constants_base;
     insns.push_back(weights);
     isa::Load prm;
     prm.buffer = isa::Buffer::Prm;
-    prm.dram_base = at.constants + hw.wgt_entry_bytes;
+    prm.dram_base = out.constants_base + hw.wgt_entry_bytes;
     prm.x_size = kPrmEntries;
     insns.push_back(prm);
 
@@ -135,6 +163,9 @@ AddProgram schedule_add(const AddParams& p, int64_t entries, const HwParams& hw,
         insns.push_back(d);
     }
     insns.push_back(isa::Finish{});
+    if (static_cast<int64_t>(insns.size()) != add_instructions(entries, hw)) {
+        throw std::logic_error("schedule_add: the program's length is not add_instructions'");
+    }
     return out;
 }
 

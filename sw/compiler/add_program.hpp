@@ -1,6 +1,6 @@
 // The device program of an element-wise ADD of two activations of one shape
 // (docs/networks.md, "ADD on the device"). Both inputs and the output lie in the blocked
-// activation layout (layout.hpp), so the operator is element-wise over their entries.
+// activation layout (packing.hpp), so the operator is element-wise over their entries.
 // Each tile of T entries: two LOADs bring the operands' entries into INP; two GEMMs
 // with identity weights copy them into ACC, each starting from a bias that is its input
 // offset (-zero point), so ACC holds x + offset exactly; one DRAIN in add mode
@@ -16,25 +16,37 @@
 
 namespace accel {
 
-// Where the program finds everything in device DRAM (byte addresses, each a whole
-// beat): its constants (identity weights, then two PRM entries) and the activations.
-struct AddAddresses {
-    uint32_t constants = 0, input1 = 0, input2 = 0, output = 0;
+// Where an ADD goes in the device's DRAM (byte addresses, each a whole beat): its
+// program at `base`, its constants (identity weights, then two PRM entries) behind it,
+// the activations where the network keeps them.
+struct AddPlacement {
+    uint32_t base = 0, input1 = 0, input2 = 0, output = 0;
 };
 
 struct AddProgram {
     std::vector<isa::Insn> insns;
-    std::vector<uint8_t> constants;  // to be written at AddAddresses::constants
+    uint32_t constants_base = 0;     // where `constants` go: behind the program
+    std::vector<uint8_t> constants;
     int64_t tile_entries = 0;        // T
 };
 
-// `entries`: the activations' entries of batch x block_in int8 (layout.hpp). Needs
+// What the network plan keeps of a device ADD, as of a conv2d its plan: the program's
+// length, which places it, and its predicted cycles (cost_model.hpp).
+struct AddPlan {
+    int64_t instructions = 0;
+    int64_t predicted_cycles = 0;
+};
+
+// `entries`: the activations' entries of batch x block_in int8 (packing.hpp). Needs
 // block_in == block_out; throws accel::Error when the parameters are outside what the
 // device's add mode computes (docs/isa.md: shifts in [-31, 0], left shift in [0, 31]).
-AddProgram schedule_add(const AddParams& params, int64_t entries, const HwParams& hw,
-                        const AddAddresses& at);
+AddPlan plan_add(const AddParams& params, int64_t entries, const HwParams& hw);
 
-// The bytes of the constants block, for laying out DRAM before scheduling.
-uint32_t add_constant_bytes(const HwParams& hw);
+// The program, every LOAD and DRAIN at its final address. Throws as plan_add does.
+AddProgram schedule_add(const AddParams& params, int64_t entries, const HwParams& hw,
+                        const AddPlacement& at);
+
+// The DRAM bytes of an ADD's program (aligned) and constants, from its base.
+uint64_t add_block_bytes(int64_t entries, const HwParams& hw);
 
 }  // namespace accel

@@ -15,11 +15,13 @@
 
 #include "base/int_math.hpp"
 #include "compiler/rtl_timing.hpp"
+#include "hw/dram_bus.hpp"
 
 namespace accel {
 namespace {
 
 using namespace timing;  // the calibrated fixed costs (rtl_timing.hpp)
+constexpr auto kMaxBurstBeats = static_cast<int64_t>(dram_bus::kMaxBurstBeats);
 
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 constexpr size_t kNoInsn = SIZE_MAX;

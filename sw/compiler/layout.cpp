@@ -1,205 +1,123 @@
-// Packing the user's tensors into the blocked DRAM layouts the hardware reads.
 #include "compiler/layout.hpp"
 
-#include <bit>
-#include <cstring>
+#include <algorithm>
 
-#include "compiler/lowering.hpp"
+#include <fmt/format.h>
+
+#include "base/error.hpp"
+#include "hw/dram_bus.hpp"
+#include "hw/isa.hpp"
 
 namespace accel {
 namespace {
 
-void put_i32(std::vector<uint8_t>& mem, size_t at, int32_t v) {
-    const auto u = static_cast<uint32_t>(v);
-    for (size_t i = 0; i < 4; ++i) mem[at + i] = static_cast<uint8_t>(u >> (8 * i));
-}
+// The load unit inserts at most kMaxLoadPad padding entries per side; the host pads the rest.
+int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
 
-// [NB][CB][Hp][Wp] entries of [b][i] of the input x [N,H,W,C], the original input
-// (the LOADs subsample or pack it as they read it); the host-side extra padding holds zx.
-void pack_input(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
-                const TensorI8& x, std::vector<uint8_t>& mem) {
-    struct {
-        int64_t n, h, w, c;
-    } const s{x.shape[0], x.shape[1], x.shape[2], x.shape[3]};
-    const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
-    const int64_t nb_n = (s.n + hw.batch - 1) / hw.batch;
-    const auto zx = static_cast<uint8_t>(l.params.input_zero_point);
-    size_t at = d.input.base;
-    for (int64_t nb = 0; nb < nb_n; ++nb)
-        for (int64_t cb = 0; cb < cb_n; ++cb)
-            for (int64_t y = 0; y < d.padded_h; ++y)
-                for (int64_t xx = 0; xx < d.padded_w; ++xx) {
-                    const int64_t h = y - d.extra_pad_top, w = xx - d.extra_pad_left;
-                    const bool inside = h >= 0 && h < s.h && w >= 0 && w < s.w;
-                    for (int64_t b = 0; b < hw.batch; ++b) {
-                        const int64_t n = nb * hw.batch + b;
-                        for (int64_t i = 0; i < hw.block_in; ++i, ++at) {
-                            const int64_t c = cb * hw.block_in + i;
-                            if (!inside) {
-                                mem[at] = zx;
-                            } else if (n < s.n && c < s.c) {
-                                mem[at] = static_cast<uint8_t>(
-                                    x.data[static_cast<size_t>(((n * s.h + h) * s.w + w) * s.c + c)]);
-                            }
-                        }
-                    }
-                }
-}
-
-// [KB][R][S][CB] entries of [o][i].
-void pack_weights(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
-                  const TensorI8& w, std::vector<uint8_t>& mem) {
-    const Conv2dShape& s = l.shape;
-    const int64_t cb_n = (s.c + hw.block_in - 1) / hw.block_in;
-    const int64_t kb_n = (s.k + hw.block_out - 1) / hw.block_out;
-    size_t at = d.weights.base;
-    for (int64_t kb = 0; kb < kb_n; ++kb)
-        for (int64_t r = 0; r < s.r; ++r)
-            for (int64_t t = 0; t < s.s; ++t)
-                for (int64_t cb = 0; cb < cb_n; ++cb)
-                    for (int64_t o = 0; o < hw.block_out; ++o)
-                        for (int64_t i = 0; i < hw.block_in; ++i, ++at) {
-                            const int64_t k = kb * hw.block_out + o, c = cb * hw.block_in + i;
-                            if (k < s.k && c < s.c) {
-                                mem[at] = static_cast<uint8_t>(
-                                    w.data[static_cast<size_t>(((r * s.s + t) * s.c + c) * s.k + k)]);
-                            }
-                        }
-}
-
-// Every shift a valid layer holds reaches the hardware as it is, without its clamp.
-static_assert(isa::kPrmShiftMin == kMinShift && isa::kPrmShiftMax == kMaxShift);
-
-// [KB] entries: bias[BO], multiplier[BO], shift[BO], all int32 (docs/isa.md, PRM). A
-// double scale's IEEE-754 bits take the multiplier (low) and shift (high) words.
-void pack_params(const Conv2dLayer& l, const HwParams& hw, const DramLayout& d,
-                 const std::vector<int32_t>& folded_bias, std::vector<uint8_t>& mem) {
-    const int64_t kb_n = (l.shape.k + hw.block_out - 1) / hw.block_out;
-    for (int64_t kb = 0; kb < kb_n; ++kb) {
-        const size_t entry = d.params.base + static_cast<size_t>(kb) * hw.prm_entry_bytes;
-        for (int64_t o = 0; o < hw.block_out; ++o) {
-            const int64_t k = kb * hw.block_out + o;
-            if (k >= l.shape.k) continue;  // padded channels: zeros
-            const auto kk = static_cast<size_t>(k), oo = static_cast<size_t>(o);
-            put_i32(mem, entry + 4 * oo, folded_bias[kk]);
-            const bool double_scale = !l.params.double_scale.empty();
-            const uint64_t bits =
-                double_scale ? std::bit_cast<uint64_t>(l.params.double_scale[kk]) : 0;
-            put_i32(mem, entry + 4 * (hw.block_out + oo),
-                    double_scale ? static_cast<int32_t>(static_cast<uint32_t>(bits))
-                                 : l.params.multiplier[kk]);
-            put_i32(mem, entry + 4 * (2 * hw.block_out + oo),
-                    double_scale ? static_cast<int32_t>(static_cast<uint32_t>(bits >> 32))
-                                 : l.params.shift[kk]);
-        }
+// The input's geometry in DRAM: the lowered layer's input with the padding the load unit
+// cannot insert, or with a strided-read lowering the original input, which strided LOADs
+// read.
+InputGeometry input_geometry(const Conv2dLayer& original, const Lowering& lowering,
+                             const Conv2dLayer& layer) {
+    InputGeometry d;
+    if (reads_strided(lowering)) {
+        const SubsampleWindow w = subsample_window(original, lowering);
+        d.padded_h = original.shape.h;
+        d.padded_w = original.shape.w;
+        d.first_y = w.rows.first;
+        d.first_x = w.cols.first;
+        d.step_h = w.rows.step;
+        d.step_w = w.cols.step;
+        d.read_h = w.rows.count;
+        d.read_w = w.cols.count;
+        return d;
     }
+    const Conv2dParams& p = layer.params;
+    d.extra_pad_top = host_pad(p.pad_top);
+    d.extra_pad_bottom = host_pad(p.pad_bottom);
+    d.padded_h = d.read_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
+    if (lowering.kind == LoweringKind::PackColumns) {  // lowerings_for: no column host_pad
+        d.padded_w = d.read_w = original.shape.w;
+        d.pack_taps = lowering.pack;
+        d.pack_bytes = original.shape.c;
+        d.pack_left = original.params.pad_left;
+        return d;
+    }
+    d.extra_pad_left = host_pad(p.pad_left);
+    d.extra_pad_right = host_pad(p.pad_right);
+    d.padded_w = d.read_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
+    return d;
 }
 
 }  // namespace
 
-std::vector<int32_t> fold_input_zero_point(const Conv2dLayer& layer, const TensorI8& w,
-                                           const std::vector<int32_t>& bias) {
+LoweredLayer lower(const Conv2dLayer& original, const Lowering& lowering) {
+    LoweredLayer l{original, lowering, lower_layer(original, lowering), {}};
+    l.input = input_geometry(original, lowering, l.layer);
+    return l;
+}
+
+TensorFootprint tensor_footprint(const LoweredLayer& lowered, const HwParams& hw) {
+    const Conv2dLayer& layer = lowered.layer;
     const Conv2dShape& s = layer.shape;
-    std::vector<uint32_t> sum(static_cast<size_t>(s.k), 0);
-    for (int64_t rsc = 0; rsc < s.r * s.s * s.c; ++rsc)
-        for (int64_t k = 0; k < s.k; ++k)
-            sum[static_cast<size_t>(k)] += static_cast<uint32_t>(w.data[static_cast<size_t>(rsc * s.k + k)]);
-    std::vector<int32_t> out(bias.size());
-    const auto zx = static_cast<uint32_t>(layer.params.input_zero_point);
-    for (size_t k = 0; k < out.size(); ++k) {
-        out[k] = static_cast<int32_t>(static_cast<uint32_t>(bias[k]) - zx * sum[k]);
+    const int64_t nb = ceil_div(s.n, hw.batch), cb = ceil_div(s.c, hw.block_in);
+    const int64_t kb = ceil_div(s.k, hw.block_out);
+    const InputGeometry& in = lowered.input;
+    TensorFootprint f;
+    f.input = saturating_product({nb, cb, in.padded_h, in.padded_w, hw.inp_entry_bytes});
+    f.weights = saturating_product({kb, s.r, s.s, cb, hw.wgt_entry_bytes});
+    f.params = saturating_product({kb, hw.prm_entry_bytes});
+    f.output = saturating_product(
+        {nb, kb, layer.out_h(), layer.out_w(), hw.batch, hw.block_out});
+    return f;
+}
+
+DramLayout make_dram_layout(const LoweredLayer& lowered, const HwParams& hw,
+                            const TileSizes& tile, int64_t instructions,
+                            const LayerPlacement& placement) {
+    const Conv2dParams& p = lowered.layer.params;
+    const int64_t max_span_w =
+        lowered.input.streamed_cols(input_span(tile.ow, p.stride_w, tile.s, p.dilation_w));
+    const TensorFootprint f = tensor_footprint(lowered, hw);
+    const auto input = static_cast<uint64_t>(f.input), weights = static_cast<uint64_t>(f.weights),
+               params = static_cast<uint64_t>(f.params), output = static_cast<uint64_t>(f.output);
+    const auto zx_row = static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes);
+    // The layer's own image must fit: its tensors alone, then with its instructions.
+    uint64_t tensors = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
+    for (const uint64_t bytes : {input, weights, params, zx_row, output}) {
+        if (tensors + bytes > dram_bus::kMaxDramBytes) {
+            throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
+                                    "its tensors); split the batch or the image",
+                                    tensors + bytes));
+        }
+        tensors = align_dram_region(tensors + bytes, hw);
     }
-    return out;
-}
-
-void pack_constants(const Conv2dLayer& original, const HwParams& hw,
-                    const Conv2dProgram& program, const TensorI8& w,
-                    const std::vector<int32_t>& bias, std::vector<uint8_t>& mem) {
-    const DramLayout& d = program.layout;
-    const Conv2dLayer& layer = program.layer;
-    pack_weights(layer, hw, d, lower_weights(original, program.lowering, w), mem);
-    // The lowered weights only add zero taps: the original's sums are the same.
-    pack_params(layer, hw, d, fold_input_zero_point(original, w, bias), mem);
-    std::memset(&mem[d.zx_row.base], static_cast<uint8_t>(layer.params.input_zero_point),
-                d.zx_row.bytes);
-}
-
-std::vector<uint8_t> build_dram_image(const Conv2dLayer& original, const HwParams& hw,
-                                      const Conv2dProgram& program, const TensorI8& x,
-                                      const TensorI8& w, const std::vector<int32_t>& bias) {
-    const DramLayout& d = program.layout;
-    std::vector<uint8_t> mem(d.dram_bytes, 0);
-    isa::encode_program(program.insns, &mem[d.program.base]);
-    pack_input(program.layer, hw, d, x, mem);
-    pack_constants(original, hw, program, w, bias, mem);
-    return mem;
-}
-
-int64_t activation_entries(const std::vector<int64_t>& nhwc, const HwParams& hw) {
-    const int64_t nb = (nhwc[0] + hw.batch - 1) / hw.batch;
-    const int64_t cb = (nhwc[3] + hw.block_in - 1) / hw.block_in;
-    return nb * cb * nhwc[1] * nhwc[2];
-}
-
-int64_t activation_bytes(const std::vector<int64_t>& nhwc, const HwParams& hw) {
-    return activation_entries(nhwc, hw) * hw.inp_entry_bytes;
-}
-
-// [NB][CB][H][W][b][i], the index of element (n, h, w, c).
-static int64_t activation_offset(const std::vector<int64_t>& s, const HwParams& hw, int64_t n,
-                                 int64_t h, int64_t w, int64_t c) {
-    const int64_t cb_n = (s[3] + hw.block_in - 1) / hw.block_in;
-    const int64_t nb = n / hw.batch, b = n % hw.batch, cb = c / hw.block_in, i = c % hw.block_in;
-    return ((((nb * cb_n + cb) * s[1] + h) * s[2] + w) * hw.batch + b) * hw.block_in + i;
-}
-
-std::vector<uint8_t> pack_activation(const TensorI8& x, const HwParams& hw) {
-    const std::vector<int64_t>& s = x.shape;
-    std::vector<uint8_t> out(static_cast<size_t>(activation_bytes(s, hw)), 0);
-    size_t at = 0;
-    for (int64_t n = 0; n < s[0]; ++n)
-        for (int64_t h = 0; h < s[1]; ++h)
-            for (int64_t w = 0; w < s[2]; ++w)
-                for (int64_t c = 0; c < s[3]; ++c, ++at) {
-                    out[static_cast<size_t>(activation_offset(s, hw, n, h, w, c))] =
-                        static_cast<uint8_t>(x.data[at]);
-                }
-    return out;
-}
-
-TensorI8 unpack_activation(std::span<const uint8_t> bytes, const std::vector<int64_t>& nhwc,
-                           const HwParams& hw) {
-    TensorI8 x(nhwc);
-    size_t at = 0;
-    for (int64_t n = 0; n < nhwc[0]; ++n)
-        for (int64_t h = 0; h < nhwc[1]; ++h)
-            for (int64_t w = 0; w < nhwc[2]; ++w)
-                for (int64_t c = 0; c < nhwc[3]; ++c, ++at) {
-                    x.data[at] = static_cast<int8_t>(
-                        bytes[static_cast<size_t>(activation_offset(nhwc, hw, n, h, w, c))]);
-                }
-    return x;
-}
-
-TensorI8 unpack_output(const Conv2dLayer& layer, const HwParams& hw, const DramLayout&,
-                       const uint8_t* out) {
-    const Conv2dShape& s = layer.shape;
-    const int64_t oh_n = layer.out_h(), ow_n = layer.out_w();
-    const int64_t kb_n = (s.k + hw.block_out - 1) / hw.block_out;
-    TensorI8 y({s.n, oh_n, ow_n, s.k});
-    // [NB][KB][OH][OW][b][o]
-    for (int64_t n = 0; n < s.n; ++n)
-        for (int64_t oh = 0; oh < oh_n; ++oh)
-            for (int64_t ow = 0; ow < ow_n; ++ow)
-                for (int64_t k = 0; k < s.k; ++k) {
-                    const int64_t nb = n / hw.batch, b = n % hw.batch;
-                    const int64_t kb = k / hw.block_out, o = k % hw.block_out;
-                    const int64_t at = ((((nb * kb_n + kb) * oh_n + oh) * ow_n + ow) * hw.batch + b) *
-                                           hw.block_out + o;
-                    y.data[static_cast<size_t>(((n * oh_n + oh) * ow_n + ow) * s.k + k)] =
-                        static_cast<int8_t>(out[at]);
-                }
-    return y;
+    const uint64_t program_bytes = static_cast<uint64_t>(instructions) * isa::kInsnBytes;
+    if (tensors + align_dram_region(program_bytes, hw) > dram_bus::kMaxDramBytes) {
+        throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
+    }
+    DramLayout d;
+    uint64_t at = placement.base;
+    auto region = [&at, &hw](DramRegion& r, uint64_t bytes) {
+        r = {static_cast<uint32_t>(at), static_cast<uint32_t>(bytes)};
+        at = align_dram_region(at + bytes, hw);
+    };
+    region(d.program, program_bytes);
+    if (placement.input) {
+        d.input = {*placement.input, static_cast<uint32_t>(input)};
+    } else {
+        region(d.input, input);
+    }
+    region(d.weights, weights);
+    region(d.params, params);
+    region(d.zx_row, zx_row);
+    if (placement.output) {
+        d.output = {*placement.output, static_cast<uint32_t>(output)};
+    } else {
+        region(d.output, output);
+    }
+    d.dram_bytes = at;
+    return d;
 }
 
 }  // namespace accel

@@ -1,7 +1,6 @@
 // Rewrites of a conv2d (lowering.hpp explains each).
 #include "base/int_math.hpp"
 #include "compiler/lowering.hpp"
-#include "compiler/plan.hpp"
 
 #include <algorithm>
 

@@ -19,12 +19,6 @@ enum class LoopOrder {
 };
 const char* loop_order_name(LoopOrder order);
 
-// The rows (or columns) of input that `out` output rows of a kernel `kernel` rows tall
-// read: the input span of a tile, in the lowered layer's padded coordinates.
-constexpr int64_t input_span(int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
-    return (out - 1) * stride + (kernel - 1) * dilation + 1;
-}
-
 // Copies of a buffer that streams tiles: one loads while the other is read.
 constexpr int64_t kDoubleBuffer = 2;
 // The accumulators' ring: up to three tiles, so that a tile's DRAIN has two tiles'

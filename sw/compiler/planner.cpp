@@ -19,13 +19,14 @@
 #include "compiler/planner.hpp"
 #include "compiler/rtl_timing.hpp"
 #include "compiler/scheduler.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/isa.hpp"
 
 namespace accel {
 namespace {
 
 // The 32-bit DRAM addresses of the ISA.
-constexpr int64_t kMaxDramBytes = std::numeric_limits<uint32_t>::max();
+constexpr auto kMaxDramBytes = static_cast<int64_t>(dram_bus::kMaxDramBytes);
 
 // The planner schedules, and the cost model walks, every instruction of each plan it
 // considers: about half a microsecond each. These two bounds keep every plan well under
@@ -64,11 +65,10 @@ std::vector<int64_t> split_sizes(int64_t n, int64_t limit) {
 
 // The extents the planner tiles: those of the lowered layer, with how its LOADs read
 // the input (entries apart for Subsample, P-1 entries past each row for PackColumns).
-TilingExtents lowered_extents(const Conv2dLayer& original, const Lowering& lowering,
-                              const HwParams& hw) {
-    TilingExtents e = tiling_extents(lower_layer(original, lowering), hw);
-    e.input_entries_apart = reads_entries_apart(original, lowering);
-    e.input_row_extra = lowering.pack - 1;  // pack is 1 but for PackColumns
+TilingExtents lowered_extents(const LoweredLayer& l, const HwParams& hw) {
+    TilingExtents e = tiling_extents(l.layer, hw);
+    e.input_entries_apart = reads_entries_apart(l.original, l.lowering);
+    e.input_row_extra = l.lowering.pack - 1;  // pack is 1 but for PackColumns
     return e;
 }
 
@@ -266,20 +266,21 @@ std::vector<int64_t> next_to(const std::vector<int64_t>& sizes, int64_t v) {
 std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams& hw,
                                     Refusals& refused) {
     struct Lowered {
-        Lowering lowering;
+        LoweredLayer layer;     // lowered once, for every candidate of the lowering
         TilingExtents extents;  // of the lowered layer
     };
     std::vector<Lowered> lowered;
     std::vector<std::pair<Candidate, size_t>> all;  // with the index of its lowering
     for (const Lowering& lowering : lowerings_for(original, hw)) {
+        LoweredLayer l = lower(original, lowering);
         // A layer whose tensors cannot all be addressed has no plan; skipping it before
         // the search also spares enumerating the tile space of such extremes.
-        if (tensor_footprint(original, lowering, hw).total() > kMaxDramBytes) continue;
-        const TilingExtents e = lowered_extents(original, lowering, hw);
+        if (tensor_footprint(l, hw).total() > kMaxDramBytes) continue;
+        const TilingExtents e = lowered_extents(l, hw);
         for (const Candidate& c : candidates(e, hw, &refused.fewest_instructions)) {
             all.push_back({c, lowered.size()});
         }
-        lowered.push_back({lowering, e});
+        lowered.push_back({std::move(l), e});
     }
     if (all.empty()) return std::nullopt;
     constexpr size_t kAtLeast = 8;      // candidates always scheduled
@@ -300,9 +301,9 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
         const int64_t at_least = min_instructions(lowered[li].extents, t);
         if (!plan_fits(p) || at_least > kMaxInstructions) return;
         if (spent > 0 && spent + at_least > kMaxScheduled) return;  // the first always runs
-        p.lowering = lowered[li].lowering;
+        p.lowering = lowered[li].layer.lowering;
         try {
-            predict_plan(original, hw, p, kMaxInstructions);
+            predict_plan(lowered[li].layer, hw, p, kMaxInstructions);
         } catch (const Error& e) {  // a program too long, or too large for the DRAM
             refused.schedule_error = e.what();
             spent += kMaxInstructions;
@@ -344,9 +345,9 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
 
 }  // namespace
 
-void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
+void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& plan,
                   int64_t max_instructions) {
-    const Conv2dProgram program = schedule_conv2d(layer, hw, plan, max_instructions);
+    const Conv2dProgram program = schedule_unplaced(lowered, hw, plan, max_instructions);
     const CostPrediction cost = predict_cycles(program.insns, hw);
     plan.predicted_cycles = cost.cycles;
     plan.ideal_cycles = cost.gemm_steps;
@@ -356,11 +357,16 @@ void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan
     plan.instructions = static_cast<int64_t>(program.insns.size());
 }
 
+void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
+                  int64_t max_instructions) {
+    predict_plan(lower(layer, plan.lowering), hw, plan, max_instructions);
+}
+
 std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);
     std::vector<Conv2dPlan> out;
     for (const Lowering& lowering : lowerings_for(layer, hw)) {
-        const TilingExtents e = lowered_extents(layer, lowering, hw);
+        const TilingExtents e = lowered_extents(lower(layer, lowering), hw);
         for (const Candidate& c : candidates(e, hw)) {
             out.push_back(make_plan(e, hw, c.tile, c.order));
             out.back().lowering = lowering;
@@ -373,31 +379,29 @@ Conv2dPlan plan_conv2d(const Conv2dLayer& layer, const HwParams& hw) {
     validate(layer);
     Refusals refused;
     const std::optional<Conv2dPlan> best = best_plan(layer, hw, refused);
-    const TensorFootprint f = tensor_footprint(layer, Lowering{}, hw);
-    if (!best && f.total() > kMaxDramBytes) {
+    if (best) return *best;
+    const TensorFootprint f = tensor_footprint(lower(layer, Lowering{}), hw);
+    if (f.total() > kMaxDramBytes) {
         throw Error(fmt::format(
             "layer needs more than 4 GiB of device DRAM: input {}, weights {}, output {} "
             "bytes; split the batch or the image",
             count_text(f.input), count_text(f.weights), count_text(f.output)));
     }
-    if (!best && !refused.schedule_error.empty()) throw Error(refused.schedule_error);
-    if (!best && refused.fewest_instructions > 0) {
+    if (!refused.schedule_error.empty()) throw Error(refused.schedule_error);
+    if (refused.fewest_instructions > 0) {
         throw Error(fmt::format("layer needs a program of at least {} instructions; the "
                                 "planner schedules at most {}: split the batch or the image",
                                 count_text(refused.fewest_instructions), kMaxInstructions));
     }
-    if (!best) {
-        // Unreachable for configs that load: the 1x1x1 tile needs one entry of each
-        // buffer. Kept so that a future ISA limit cannot fail silently.
-        const Conv2dPlan smallest = make_plan(layer, hw, TileSizes{}, LoopOrder::WeightsOuter);
-        throw Error(fmt::format(
-            "layer cannot be tiled: even a 1x1 tile needs INP {}/{}, WGT {}/{}, ACC {}/{}, "
-            "PRM {}/{} entries",
-            smallest.inp.entries, smallest.inp.depth, smallest.wgt.entries, smallest.wgt.depth,
-            smallest.acc.entries, smallest.acc.depth, smallest.prm.entries * smallest.prm.buffers,
-            smallest.prm.depth));
-    }
-    return *best;
+    // Unreachable for configs that load: the 1x1x1 tile needs one entry of each buffer.
+    // Kept so that a future ISA limit cannot fail silently.
+    const Conv2dPlan smallest = make_plan(layer, hw, TileSizes{}, LoopOrder::WeightsOuter);
+    throw Error(fmt::format(
+        "layer cannot be tiled: even a 1x1 tile needs INP {}/{}, WGT {}/{}, ACC {}/{}, "
+        "PRM {}/{} entries",
+        smallest.inp.entries, smallest.inp.depth, smallest.wgt.entries, smallest.wgt.depth,
+        smallest.acc.entries, smallest.acc.depth, smallest.prm.entries * smallest.prm.buffers,
+        smallest.prm.depth));
 }
 
 }  // namespace accel

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "compiler/layout.hpp"
 #include "compiler/plan.hpp"
 
 namespace accel {
@@ -15,8 +16,11 @@ namespace accel {
 std::vector<Conv2dPlan> tile_space(const Conv2dLayer& layer, const HwParams& hw);
 
 // Fills the plan's predicted_cycles, ideal_cycles, DRAM bytes and instruction count from
-// its schedule through the cost model (cost_model.hpp). Throws accel::Error as
-// schedule_conv2d does.
+// its schedule through the cost model (cost_model.hpp); `lowered` is the layer lowered
+// as the plan says. Throws accel::Error as schedule_conv2d does.
+void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& plan,
+                  int64_t max_instructions = std::numeric_limits<int64_t>::max());
+// The same for the original layer, lowered first.
 void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
                   int64_t max_instructions = std::numeric_limits<int64_t>::max());
 

@@ -26,7 +26,6 @@ constexpr int64_t kDoubleScalePipeline =             // double-scale mode: the s
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B
-constexpr int64_t kMaxBurstBeats = 16;   // AXI INCR bursts the RTL issues
 
 // The planner's estimate (planner.cpp): a step's cycles besides its GEMM's issue cycles
 // (pipeline, token hand-over, turnaround), and a LOAD's besides the DRAM latency and

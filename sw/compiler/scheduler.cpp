@@ -18,6 +18,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -25,16 +26,10 @@
 #include "base/error.hpp"
 #include "base/int_math.hpp"
 #include "compiler/rtl_timing.hpp"
+#include "hw/dram_bus.hpp"
 
 namespace accel {
 namespace {
-
-// The load unit inserts at most kMaxLoadPad padding entries per side; the host pads the rest.
-int64_t host_pad(int pad) { return std::max<int64_t>(0, pad - kMaxLoadPad); }
-
-// The columns a LOAD streams for a window `span` entries wide: a packing LOAD reads
-// pack_taps - 1 past it.
-int64_t streamed_cols(const DramLayout& d, int64_t span) { return span + d.pack_taps - 1; }
 
 struct Extent {  // a half-open range [begin, begin + size)
     int64_t begin = 0, size = 0;
@@ -113,13 +108,18 @@ std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> acc_walk(
 
 class Emitter {
 public:
-    Emitter(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPlan& plan,
+    Emitter(const LoweredLayer& lowered, const HwParams& hw, const Conv2dPlan& plan,
             const DramLayout& dram, int64_t max_instructions)
-        : l_(layer), hw_(hw), plan_(plan), dram_(dram), max_insns_(max_instructions) {
+        : l_(lowered.layer),
+          in_(lowered.input),
+          hw_(hw),
+          plan_(plan),
+          dram_(dram),
+          max_insns_(max_instructions) {
         inp_.init(plan.inp, hw.inp_depth);
         wgt_.init(plan.wgt, hw.wgt_depth);
-        oh_n_ = layer.out_h();
-        ow_n_ = layer.out_w();
+        oh_n_ = l_.out_h();
+        ow_n_ = l_.out_w();
     }
 
     Conv2dProgram run();
@@ -141,7 +141,8 @@ private:
     uint32_t acc_base(size_t tile_index) const;
     uint32_t prm_slot(const Tile& t, size_t tile_index) const;
 
-    const Conv2dLayer& l_;
+    const Conv2dLayer& l_;      // the lowered layer
+    const InputGeometry& in_;   // its input in DRAM
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
@@ -332,23 +333,23 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
     const int64_t wait = inp_.load(key, slot);
     const int64_t span_h = input_span(t.oh.size, p.stride_h, c.r.size, p.dilation_h);
     const int64_t span_w =
-        streamed_cols(dram_, input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w));
+        in_.streamed_cols(input_span(t.ow.size, p.stride_w, c.s.size, p.dilation_w));
     // Window origin in the host-padded DRAM image (packing: in the original input).
     const int64_t y0 = t.oh.begin * p.stride_h - p.pad_top + c.r.begin * p.dilation_h +
-                       dram_.extra_pad_top;
+                       in_.extra_pad_top;
     const int64_t x0 = t.ow.begin * p.stride_w - p.pad_left + c.s.begin * p.dilation_w +
-                       dram_.extra_pad_left - dram_.pack_left;
-    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, dram_.read_h);
-    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, dram_.read_w);
+                       in_.extra_pad_left - in_.pack_left;
+    const int64_t y_lo = std::max<int64_t>(y0, 0), y_hi = std::min(y0 + span_h, in_.read_h);
+    const int64_t x_lo = std::max<int64_t>(x0, 0), x_hi = std::min(x0 + span_w, in_.read_w);
     const int64_t e = hw_.inp_entry_bytes;
     isa::Load ld;
     ld.buffer = isa::Buffer::Inp;
     ld.sram_base = inp_.base();
     ld.z_size = static_cast<uint32_t>(c.cb.size);
     ld.pad_value = static_cast<int8_t>(p.input_zero_point);
-    if (dram_.pack_taps > 1) {
-        ld.pack_taps = static_cast<uint32_t>(dram_.pack_taps);
-        ld.pack_bytes = static_cast<uint32_t>(dram_.pack_bytes);
+    if (in_.pack_taps > 1) {
+        ld.pack_taps = static_cast<uint32_t>(in_.pack_taps);
+        ld.pack_bytes = static_cast<uint32_t>(in_.pack_bytes);
     }
     if (y_hi <= y_lo || x_hi <= x_lo) {  // the window lies wholly in the padding
         ld.dram_base = dram_.zx_row.base;
@@ -357,14 +358,14 @@ int64_t Emitter::load_inputs(const Tile& t, const Chunk& c) {
         ld.pad_value = 0;  // no padding entries: every byte comes from the zx row
         out_.load_bytes += c.cb.size * span_h * span_w * e;
     } else {
-        const int64_t plane = dram_.padded_h * dram_.padded_w * e;
-        const int64_t dram_y = dram_.first_y + y_lo * dram_.step_h;
-        const int64_t dram_x = dram_.first_x + x_lo * dram_.step_w;
+        const int64_t plane = in_.padded_h * in_.padded_w * e;
+        const int64_t dram_y = in_.first_y + y_lo * in_.step_h;
+        const int64_t dram_x = in_.first_x + x_lo * in_.step_w;
         ld.dram_base = static_cast<uint32_t>(dram_.input.base + (t.nb * plan_.cb + c.cb.begin) * plane +
-                                             (dram_y * dram_.padded_w + dram_x) * e);
+                                             (dram_y * in_.padded_w + dram_x) * e);
         ld.dram_z_stride = static_cast<uint32_t>(plane);
-        ld.dram_y_stride = static_cast<uint32_t>(dram_.step_h * dram_.padded_w * e);
-        if (dram_.step_w > 1) ld.dram_x_stride = static_cast<uint32_t>(dram_.step_w * e);
+        ld.dram_y_stride = static_cast<uint32_t>(in_.step_h * in_.padded_w * e);
+        if (in_.step_w > 1) ld.dram_x_stride = static_cast<uint32_t>(in_.step_w * e);
         ld.y_size = static_cast<uint32_t>(y_hi - y_lo);
         ld.x_size = static_cast<uint32_t>(x_hi - x_lo);
         ld.pad_top = static_cast<uint32_t>(y_lo - y0);
@@ -532,112 +533,37 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
 
 }  // namespace
 
-namespace {
-
-// The input's geometry in DRAM (DramLayout): the lowered layer's input with the
-// padding the load unit cannot insert, or with a strided-read lowering the original
-// input, which strided LOADs read.
-DramLayout input_geometry(const Conv2dLayer& original, const Lowering& lowering) {
-    DramLayout d;
-    if (reads_strided(lowering)) {
-        const SubsampleWindow w = subsample_window(original, lowering);
-        d.padded_h = original.shape.h;
-        d.padded_w = original.shape.w;
-        d.first_y = w.rows.first;
-        d.first_x = w.cols.first;
-        d.step_h = w.rows.step;
-        d.step_w = w.cols.step;
-        d.read_h = w.rows.count;
-        d.read_w = w.cols.count;
-        return d;
+Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
+                              const Conv2dPlan& plan, const LayerPlacement& placement) {
+    if (plan.instructions <= 0) {
+        throw Error("schedule_conv2d: the plan was not predicted (predict_plan counts the "
+                    "instructions that place the program)");
     }
-    const Conv2dLayer layer = lower_layer(original, lowering);
-    const Conv2dParams& p = layer.params;
-    d.extra_pad_top = host_pad(p.pad_top);
-    d.extra_pad_bottom = host_pad(p.pad_bottom);
-    d.padded_h = d.read_h = layer.shape.h + d.extra_pad_top + d.extra_pad_bottom;
-    if (lowering.kind == LoweringKind::PackColumns) {  // lowerings_for: no column host_pad
-        d.padded_w = d.read_w = original.shape.w;
-        d.pack_taps = lowering.pack;
-        d.pack_bytes = original.shape.c;
-        d.pack_left = original.params.pad_left;
-        return d;
+    const DramLayout layout =
+        make_dram_layout(lowered, hw, plan.tile, plan.instructions, placement);
+    Conv2dProgram program = Emitter(lowered, hw, plan, layout,
+                                    std::numeric_limits<int64_t>::max()).run();
+    if (static_cast<int64_t>(program.insns.size()) != plan.instructions) {
+        throw std::logic_error(fmt::format("schedule_conv2d: {} instructions for a plan of {}",
+                                           program.insns.size(), plan.instructions));
     }
-    d.extra_pad_left = host_pad(p.pad_left);
-    d.extra_pad_right = host_pad(p.pad_right);
-    d.padded_w = d.read_w = layer.shape.w + d.extra_pad_left + d.extra_pad_right;
-    return d;
+    program.lowered = lowered;
+    program.layout = layout;
+    return program;
 }
 
-}  // namespace
-
-TensorFootprint tensor_footprint(const Conv2dLayer& original, const Lowering& lowering,
-                                 const HwParams& hw) {
-    const Conv2dLayer layer = lower_layer(original, lowering);
-    const Conv2dShape& s = layer.shape;
-    const int64_t nb = ceil_div(s.n, hw.batch), cb = ceil_div(s.c, hw.block_in);
-    const int64_t kb = ceil_div(s.k, hw.block_out);
-    const DramLayout in = input_geometry(original, lowering);
-    TensorFootprint f;
-    f.input = saturating_product({nb, cb, in.padded_h, in.padded_w, hw.inp_entry_bytes});
-    f.weights = saturating_product({kb, s.r, s.s, cb, hw.wgt_entry_bytes});
-    f.params = saturating_product({kb, hw.prm_entry_bytes});
-    f.output = saturating_product(
-        {nb, kb, layer.out_h(), layer.out_w(), hw.batch, hw.block_out});
-    return f;
+Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
+                              const Conv2dPlan& plan) {
+    return schedule_conv2d(lower(layer, plan.lowering), hw, plan);
 }
 
-DramLayout make_dram_layout(const Conv2dLayer& original, const HwParams& hw,
-                            const Conv2dPlan& plan) {
-    const Conv2dParams& p = lower_layer(original, plan.lowering).params;
-    DramLayout d = input_geometry(original, plan.lowering);
-    const int64_t max_span_w =
-        streamed_cols(d, input_span(plan.tile.ow, p.stride_w, plan.tile.s, p.dilation_w));
-    const TensorFootprint f = tensor_footprint(original, plan.lowering, hw);
-    const uint64_t sizes[] = {
-        0,  // the program: sized by schedule_conv2d
-        static_cast<uint64_t>(f.input), static_cast<uint64_t>(f.weights),
-        static_cast<uint64_t>(f.params), static_cast<uint64_t>(max_span_w * hw.inp_entry_bytes),
-        static_cast<uint64_t>(f.output)};
-    DramRegion* regions[] = {&d.program, &d.input, &d.weights, &d.params, &d.zx_row, &d.output};
-    uint64_t at = 0;  // at most 2^32 and each size below 2^63: the sums cannot wrap
-    for (size_t i = 0; i < 6; ++i) {
-        if (at + sizes[i] > std::numeric_limits<uint32_t>::max()) {
-            throw Error(fmt::format("layer needs more than 4 GiB of device DRAM ({} bytes for "
-                                    "its tensors); split the batch or the image",
-                                    at + sizes[i]));
-        }
-        regions[i]->base = static_cast<uint32_t>(at);
-        regions[i]->bytes = static_cast<uint32_t>(sizes[i]);
-        at = align_dram_region(at + sizes[i], hw);
-    }
-    d.dram_bytes = at;
-    return d;
-}
-
-Conv2dProgram schedule_conv2d(const Conv2dLayer& original, const HwParams& hw,
-                              const Conv2dPlan& plan, int64_t max_instructions) {
-    const Conv2dLayer layer = lower_layer(original, plan.lowering);
-    DramLayout layout = make_dram_layout(original, hw, plan);
-    Conv2dProgram program = Emitter(layer, hw, plan, layout, max_instructions).run();
-    program.layer = layer;
-    program.lowering = plan.lowering;
-    // The instructions go first in DRAM: shift every other region up behind them.
-    const uint64_t aligned_program = align_dram_region(program.insns.size() * isa::kInsnBytes, hw);
-    if (layout.dram_bytes + aligned_program > std::numeric_limits<uint32_t>::max()) {
-        throw Error("layer needs more than 4 GiB of device DRAM with its instructions");
-    }
-    const auto program_bytes = static_cast<uint32_t>(aligned_program);
-    for (isa::Insn& insn : program.insns) {
-        if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base += program_bytes;
-        if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base += program_bytes;
-    }
-    for (DramRegion* r : {&layout.input, &layout.weights, &layout.params, &layout.zx_row,
-                          &layout.output}) {
-        r->base += program_bytes;
-    }
-    layout.program = {0, static_cast<uint32_t>(program.insns.size() * isa::kInsnBytes)};
-    layout.dram_bytes += program_bytes;
+Conv2dProgram schedule_unplaced(const LoweredLayer& lowered, const HwParams& hw,
+                                const Conv2dPlan& plan, int64_t max_instructions) {
+    const DramLayout layout = make_dram_layout(lowered, hw, plan.tile, 0);
+    Conv2dProgram program = Emitter(lowered, hw, plan, layout, max_instructions).run();
+    // What the program would need placed: the layout with it must fit too.
+    make_dram_layout(lowered, hw, plan.tile, static_cast<int64_t>(program.insns.size()));
+    program.lowered = lowered;
     program.layout = layout;
     return program;
 }

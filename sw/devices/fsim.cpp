@@ -17,6 +17,7 @@
 
 #include "base/error.hpp"
 #include "devices/run_budget.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/csr.hpp"
 #include "ops/double_rounding.hpp"
 #include "ops/quant.hpp"
@@ -241,7 +242,7 @@ struct FunctionalSim::Machine {
 // The device.
 
 FunctionalSim::FunctionalSim(const HwParams& params, uint64_t dram_bytes) : hw_(params) {
-    if (dram_bytes >= (uint64_t{1} << 32)) {
+    if (dram_bytes > dram_bus::kMaxDramBytes) {
         throw Error(
             fmt::format("fsim: DRAM of {} bytes: the ISA addresses below 4 GiB", dram_bytes));
     }
@@ -271,9 +272,7 @@ void FunctionalSim::read_dram(uint64_t addr, std::span<uint8_t> bytes) const {
 
 DeviceCounters FunctionalSim::run(uint32_t insn_addr, uint32_t count) {
     Machine m(*this, insn_addr, count);
-    m.budget = max_cycles_ != 0
-                   ? max_cycles_
-                   : default_cycle_budget(program_max_cycles(*this, insn_addr, count));
+    m.budget = run_cycle_budget(max_cycles_, program_max_cycles(*this, insn_addr, count));
     m.run(schedule_seed_);
     return m.c;
 }

@@ -32,7 +32,7 @@ public:
     DeviceCounters run(uint32_t insn_addr, uint32_t count) override;
 
     // The cycle budget of each run (run_budget.hpp); 0, the default, derives it from the
-    // program. fsim keeps no time: it charges every instruction, before executing it, the
+    // program, at most kDefaultCycleLimit. fsim keeps no time: it charges every instruction, before executing it, the
     // most cycles it can take on the hardware, and a run whose charges would pass the
     // budget throws accel::DeviceError naming the units' states.
     void set_max_cycles(uint64_t cycles) { max_cycles_ = cycles; }

@@ -2,55 +2,51 @@
 
 #include <algorithm>
 #include <functional>
-#include <limits>
 #include <span>
 #include <variant>
 #include <vector>
 
+#include "base/int_math.hpp"
+#include "hw/dram_bus.hpp"
+
 namespace accel {
 namespace {
 
-constexpr uint64_t kHuge = std::numeric_limits<uint64_t>::max();
-
-uint64_t add(uint64_t a, uint64_t b) { return a > kHuge - b ? kHuge : a + b; }
-uint64_t mul(uint64_t a, uint64_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; }
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-
 constexpr uint64_t kFixed = 32;       // an instruction's start, pipeline and tokens
 constexpr uint64_t kBurstFixed = 8;   // a burst's address handshake and response
-constexpr uint64_t kMaxBurstBeats = 16;
-constexpr uint64_t kPageBytes = 4096; // bursts never cross a 4 KiB boundary
 
 uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t beat = hw.beat_bytes, latency = hw.config.dram_latency_cycles;
     // A row is one run of DRAM bytes, or one per entry when they lie apart.
     const uint64_t runs = isa::load_row_contiguous(l, hw) ? 1 : l.x_size;
     const uint64_t run_bytes = uint64_t{l.x_size} / runs * isa::entry_bytes(l.buffer, hw);
-    const uint64_t run_beats = ceil_div(run_bytes, beat);
-    const uint64_t bursts = ceil_div(run_beats, kMaxBurstBeats) + run_bytes / kPageBytes + 1;
+    const uint64_t run_beats = ceil_div_u64(run_bytes, beat);
+    const uint64_t bursts = ceil_div_u64(run_beats, dram_bus::kMaxBurstBeats) +
+                            run_bytes / dram_bus::kPageBytes + 1;
     const uint64_t per_row = runs * (run_beats + bursts * (latency + kBurstFixed));
     const uint64_t rows = uint64_t{l.z_size} * l.y_size;
     const uint64_t entries =  // written one a cycle, padding included
-        mul(mul(l.z_size, isa::load_padded_rows(l)), isa::load_padded_width(l));
-    return add(add(mul(rows, per_row), entries), kFixed);
+        saturating_product_u64({l.z_size, isa::load_padded_rows(l), isa::load_padded_width(l)});
+    return saturating_add_u64(saturating_add_u64(saturating_mul_u64(rows, per_row), entries),
+                              kFixed);
 }
 
 uint64_t gemm_cycles(const isa::Gemm& g) {
-    const uint64_t outputs = mul(mul(g.n_kb, g.n_oy), g.n_ox);
+    const uint64_t outputs = saturating_product_u64({g.n_kb, g.n_oy, g.n_ox});
     // A step a cycle, a bubble per ACC entry.
-    return add(add(isa::gemm_steps(g), outputs), kFixed);
+    return saturating_add_u64(saturating_add_u64(isa::gemm_steps(g), outputs), kFixed);
 }
 
 uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
     // Each image's entry is its own burst in the worst case; add mode reads ACC twice a beat.
-    const uint64_t beats = ceil_div(hw.block_out, hw.beat_bytes) * (d.add ? 2 : 1);
+    const uint64_t beats = ceil_div_u64(hw.block_out, hw.beat_bytes) * (d.add ? 2 : 1);
     const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
-    const uint64_t images = mul(isa::drain_entries(d), hw.batch);
-    return add(mul(images, per_image), kFixed);
+    const uint64_t images = saturating_mul_u64(isa::drain_entries(d), hw.batch);
+    return saturating_add_u64(saturating_mul_u64(images, per_image), kFixed);
 }
 
 uint64_t fetch_cycles(const HwParams& hw) {
-    return ceil_div(isa::kInsnBytes, hw.beat_bytes) + hw.config.dram_latency_cycles +
+    return ceil_div_u64(isa::kInsnBytes, hw.beat_bytes) + hw.config.dram_latency_cycles +
            kBurstFixed + kCheckLatency + 1;
 }
 
@@ -86,7 +82,8 @@ uint64_t sum_over_program(const DramReader& read, uint64_t dram_bytes, uint32_t 
             &words[(i % kChunk) * isa::kInsnBytes], isa::kInsnBytes);
         const isa::Decoded d = isa::decode(word, hw);
         if (d.error != isa::ErrorCode::Ok || std::holds_alternative<isa::Finish>(d.insn)) break;
-        sum = add(sum, add(max_cycles_of(d.insn, hw), fetch_cycles(hw)));
+        sum = saturating_add_u64(sum,
+                                 saturating_add_u64(max_cycles_of(d.insn, hw), fetch_cycles(hw)));
     }
     return sum;
 }
@@ -107,6 +104,63 @@ uint64_t program_max_cycles(std::span<const uint8_t> image, uint32_t insn_addr,
             std::copy_n(image.begin() + static_cast<ptrdiff_t>(addr), out.size(), out.begin());
         },
         image.size(), insn_addr, count, hw);
+}
+
+uint64_t min_cycles_of(const isa::Insn& insn, const HwParams& hw) {
+    if (const auto* g = std::get_if<isa::Gemm>(&insn)) return isa::gemm_steps(*g);
+    uint64_t bytes = 0;
+    if (const auto* l = std::get_if<isa::Load>(&insn)) {
+        bytes = saturating_product_u64(
+            {l->z_size, l->y_size, l->x_size, isa::entry_bytes(l->buffer, hw)});
+    } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
+        bytes = isa::drain_bytes(*d, hw);
+    }
+    return ceil_div_u64(bytes, hw.beat_bytes);
+}
+
+StartedWork::StartedWork(const Device& device, uint32_t insn_addr, uint32_t count)
+    : device_(device), first_(insn_addr & ~uint32_t{isa::kInsnBytes - 1}) {
+    // Fetch reads up to the end of the DRAM, and no further than `count` instructions.
+    const uint64_t fits =
+        first_ < device.dram_bytes() ? (device.dram_bytes() - first_) / isa::kInsnBytes : 0;
+    count_ = std::min<uint64_t>(count, fits);
+    for (size_t u = 0; u < isa::kUnits; ++u) advance(u, units_[u]);
+}
+
+// Finds the unit's next instruction from c.next on, up to the first word fetch stops at.
+void StartedWork::advance(size_t unit, Cursor& c) {
+    c.has_next = false;
+    std::array<uint8_t, isa::kInsnBytes> word{};
+    for (; c.next < count_; ++c.next) {
+        device_.read_dram(first_ + c.next * isa::kInsnBytes, word);
+        const isa::Decoded d = isa::decode(word, device_.params());
+        if (d.error != isa::ErrorCode::Ok || std::holds_alternative<isa::Finish>(d.insn)) {
+            c.next = count_;
+            return;
+        }
+        if (static_cast<size_t>(*isa::unit_of(d.insn)) == unit) {
+            c.next_cycles = min_cycles_of(d.insn, device_.params());
+            c.has_next = true;
+            ++c.next;
+            return;
+        }
+    }
+}
+
+uint64_t StartedWork::least_cycles(const std::array<uint64_t, isa::kUnits>& completed,
+                                   const std::array<bool, isa::kUnits>& busy) {
+    uint64_t most = 0;
+    for (size_t u = 0; u < isa::kUnits; ++u) {
+        Cursor& c = units_[u];
+        while (c.done < completed[u] && c.has_next) {
+            c.sum = saturating_add_u64(c.sum, c.next_cycles);
+            ++c.done;
+            advance(u, c);
+        }
+        const uint64_t busy_cycles = busy[u] && c.has_next ? c.next_cycles : 0;
+        most = std::max(most, saturating_add_u64(c.sum, busy_cycles));
+    }
+    return most;
 }
 
 }  // namespace accel

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/isa.hpp"
 
 namespace accel {
@@ -185,7 +186,7 @@ ZynqDevice::ZynqDevice(const HwParams& params, std::unique_ptr<RegisterFile> reg
         throw Error(fmt::format("zynq: the layer needs {} bytes of device memory, the DMA buffer "
                                 "has {}", dram_bytes, size));
     }
-    if (buffer_->phys_addr() + size > (uint64_t{1} << 32)) {
+    if (buffer_->phys_addr() + size > dram_bus::kAddressSpaceBytes) {
         throw Error(fmt::format("zynq: the DMA buffer at 0x{:x} reaches above 4 GiB; the "
                                 "accelerator's addresses are 32 bits", buffer_->phys_addr()));
     }

@@ -1,12 +1,14 @@
 // gen_hw_params: the one bridge from a hardware config YAML to the hardware.
-// Writes the RTL parameter include (sizes, instruction field positions, CSR offsets)
-// and a C++ header embedding the config, so that nothing is copied across by hand.
+// Writes the RTL packages (sizes, instruction field positions, CSR offsets), so that
+// nothing is copied across by hand.
+// A file whose content is unchanged is not rewritten: every Verilated model reads the
+// packages, and a new timestamp would rebuild them all.
 //
 //   gen_hw_params CONFIG.yaml OUT_DIR
 // writes OUT_DIR/accel_cfg_pkg.sv      package accel_cfg_pkg: this config's sizes
 //        OUT_DIR/accel_isa_pkg.sv      package accel_isa_pkg: instruction fields, opcodes,
-//                                      error bits, CSR offsets (the same for every config)
-//        OUT_DIR/hw_config_NAME.hpp    the config's YAML for the C++ device wrapper
+//                                      error bits, the DRAM bus's limits, CSR offsets (the
+//                                      same for every config)
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -19,6 +21,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "hw/csr.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
@@ -59,17 +62,23 @@ std::string sv_sizes(const accel::HwParams& p) {
 std::string sv_fields() {
     std::string s = "// Instruction fields: NAME_LO is the first bit, NAME_W the width.\n";
     s += "localparam INSN_BITS = " + std::to_string(accel::isa::kInsnBytes * 8) + ";\n";
-    s += "localparam OPCODE_LO = 0;\nlocalparam OPCODE_W = 4;\n";
+    using accel::isa::kOpcodeBits;
+    s += fmt::format("localparam OPCODE_LO = {};\nlocalparam OPCODE_W = {};\n",
+                     accel::isa::kOpcodeLo, kOpcodeBits);
     s += "localparam FETCH_SLOTS = " + std::to_string(accel::kFetchSlots) +
          ";  // instructions fetch reads ahead\n";
-    s += fmt::format("localparam [3:0] OP_LOAD = 4'd{};\n", int(Opcode::Load));
-    s += fmt::format("localparam [3:0] OP_GEMM = 4'd{};\n", int(Opcode::Gemm));
-    s += fmt::format("localparam [3:0] OP_DRAIN = 4'd{};\n", int(Opcode::Drain));
-    s += fmt::format("localparam [3:0] OP_FINISH = 4'd{};\n", int(Opcode::Finish));
-    for (uint32_t kind = 1; kind <= 6; ++kind) {
+    for (const auto& [op, name] : {std::pair{Opcode::Load, "LOAD"}, {Opcode::Gemm, "GEMM"},
+                                   {Opcode::Drain, "DRAIN"}, {Opcode::Finish, "FINISH"}}) {
+        s += fmt::format("localparam [{}:0] OP_{} = {}'d{};\n", kOpcodeBits - 1, name,
+                         kOpcodeBits, int(op));
+    }
+    // The error mask: one bit per kind (isa.hpp, ErrorCode).
+    using accel::isa::kErrorKinds;
+    s += fmt::format("localparam ERR_W = {};\n", kErrorKinds);
+    for (uint32_t kind = 1; kind <= kErrorKinds; ++kind) {
         const auto e = static_cast<accel::isa::ErrorCode>(kind);
-        s += fmt::format("localparam [5:0] ERR_{} = 6'd{};\n", accel::isa::error_name(e),
-                         accel::isa::error_bit(e));
+        s += fmt::format("localparam [{}:0] ERR_{} = {}'d{};\n", kErrorKinds - 1,
+                         accel::isa::error_name(e), kErrorKinds, accel::isa::error_bit(e));
     }
     s += "// PRM shifts and requant's lane the drain makes of them (isa::quant_lane).\n";
     s += fmt::format("localparam int PRM_SHIFT_MIN = {};\n", accel::isa::kPrmShiftMin);
@@ -84,8 +93,10 @@ std::string sv_fields() {
         {Opcode::Load, "LOAD"}, {Opcode::Gemm, "GEMM"}, {Opcode::Drain, "DRAIN"}};
     for (const auto& [op, prefix] : ops) {
         // The bits an opcode uses (its fields and the opcode); all others must be zero.
-        std::array<uint64_t, 8> used{0xF, 0, 0, 0, 0, 0, 0, 0};
-        for (const auto& f : accel::isa::fields_of(op)) {
+        std::array<uint64_t, 8> used{};
+        std::vector<accel::isa::FieldInfo> fields = accel::isa::fields_of(op);
+        fields.push_back({"opcode", accel::isa::kOpcodeLo, accel::isa::kOpcodeBits});
+        for (const auto& f : fields) {
             for (unsigned b = f.lo; b < f.lo + f.width; ++b) used[b / 64] |= uint64_t{1} << (b % 64);
         }
         std::string hex;
@@ -108,7 +119,7 @@ std::string sv_decode() {
         {Opcode::Load, "load"}, {Opcode::Gemm, "gemm"}, {Opcode::Drain, "drain"}};
     for (const auto& [op, prefix] : ops) {
         std::vector<accel::isa::FieldInfo> fields = accel::isa::fields_of(op);
-        fields.push_back({"opcode", 0, 4});
+        fields.push_back({"opcode", accel::isa::kOpcodeLo, accel::isa::kOpcodeBits});
         std::sort(fields.begin(), fields.end(),
                   [](const auto& a, const auto& b) { return a.lo > b.lo; });
         std::string members;
@@ -160,30 +171,22 @@ std::string sv_units() {
     return s;
 }
 
+// The DRAM bus (dram_bus.hpp): what the load and drain units' bursts may be.
+std::string sv_dram_bus() {
+    std::string s = "// The DRAM bus (sw/hw/dram_bus.hpp).\n";
+    s += fmt::format("localparam DRAM_ADDR_W = {};\n", accel::isa::kDramAddrBits);
+    s += fmt::format("localparam AXI_MAX_BURST_BEATS = {};\n", accel::dram_bus::kMaxBurstBeats);
+    s += fmt::format("localparam AXI_PAGE_BYTES = {};  // no burst crosses a page boundary\n",
+                     accel::dram_bus::kPageBytes);
+    return s;
+}
+
 std::string sv_csrs() {
     std::string s = "// CSR byte offsets (sw/hw/csr.hpp).\n";
     for (const auto& r : accel::csr::kAll) {
         s += fmt::format("localparam [11:0] CSR_{} = 12'h{:03x};\n", r.name, r.offset);
     }
     return s;
-}
-
-// Config names may hold '-', which a C++ namespace may not.
-std::string identifier(std::string name) {
-    for (char& ch : name) {
-        if (ch == '-') ch = '_';
-    }
-    return name;
-}
-
-std::string cpp_header(const accel::HwConfig& c, const std::string& yaml) {
-    return fmt::format(
-        "// Generated by gen_hw_params from the '{0}' hardware config -- do not edit.\n"
-        "#pragma once\n"
-        "namespace accel::generated::cfg_{0} {{\n"
-        "inline constexpr const char* kConfigYaml = R\"accel_yaml({1})accel_yaml\";\n"
-        "}}  // namespace accel::generated::cfg_{0}\n",
-        identifier(c.name), yaml);
 }
 
 }  // namespace
@@ -198,18 +201,16 @@ int main(int argc, char** argv) {
         const accel::HwParams params = accel::parse_hw_params(yaml, argv[1]);
         const accel::HwConfig& config = params.config;
         const std::string dir = argv[2];
-        accel::write_file_atomic(
+        accel::write_file_if_changed(
             dir + "/accel_cfg_pkg.sv",
             fmt::format("// Generated by gen_hw_params from {} (hardware config '{}') -- do not "
                         "edit.\npackage accel_cfg_pkg;\n{}endpackage\n",
                         argv[1], config.name, sv_sizes(params)));
-        accel::write_file_atomic(
+        accel::write_file_if_changed(
             dir + "/accel_isa_pkg.sv",
             "// Generated by gen_hw_params from sw/hw/isa.hpp and csr.hpp -- do not "
-            "edit.\npackage accel_isa_pkg;\n" + sv_fields() + sv_decode() + sv_units() + sv_csrs() +
+            "edit.\npackage accel_isa_pkg;\n" + sv_fields() + sv_decode() + sv_units() + sv_dram_bus() + sv_csrs() +
                 "endpackage\n");
-        accel::write_file_atomic(dir + "/hw_config_" + config.name + ".hpp",
-                                 cpp_header(config, yaml));
     } catch (const accel::Error& e) {
         std::cerr << "error: " << e.what() << '\n';
         return 2;

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "base/int_math.hpp"
+
 namespace accel::isa {
 namespace {
 
@@ -158,7 +160,7 @@ InsnWord encode(const Insn& insn) {
             if constexpr (std::is_same_v<T, Load>) op = Opcode::Load;
             if constexpr (std::is_same_v<T, Gemm>) op = Opcode::Gemm;
             if constexpr (std::is_same_v<T, Drain>) op = Opcode::Drain;
-            set_bits(w, 0, 4, static_cast<uint64_t>(op));
+            set_bits(w, kOpcodeLo, kOpcodeBits, static_cast<uint64_t>(op));
             if constexpr (!std::is_same_v<T, Finish>) {
                 visit_fields(t, [&w](const char*, unsigned lo, unsigned width, const auto& m) {
                     set_bits(w, lo, width, to_bits(m));
@@ -184,7 +186,7 @@ T decode_fields(std::span<const uint8_t, kInsnBytes> w) {
 
 Decoded decode(std::span<const uint8_t, kInsnBytes> word, const HwParams& hw) {
     Decoded d;
-    switch (static_cast<Opcode>(get_bits(word, 0, 4))) {
+    switch (static_cast<Opcode>(get_bits(word, kOpcodeLo, kOpcodeBits))) {
         case Opcode::Load: d.insn = decode_fields<Load>(word); break;
         case Opcode::Gemm: d.insn = decode_fields<Gemm>(word); break;
         case Opcode::Drain: d.insn = decode_fields<Drain>(word); break;
@@ -225,28 +227,14 @@ const char* unit_name(Unit u) {
     return static_cast<size_t>(u) < kUnits ? kNames[static_cast<size_t>(u)] : "?";
 }
 
-namespace {
-
-// The product of loop extents, saturating at UINT64_MAX (the fields allow products
-// beyond 64 bits).
-uint64_t saturating_product(std::initializer_list<uint64_t> extents) {
-    uint64_t product = 1;
-    for (const uint64_t extent : extents) {
-        product = extent != 0 && product > UINT64_MAX / extent ? UINT64_MAX : product * extent;
-    }
-    return product;
-}
-
-}  // namespace
-
 uint64_t gemm_steps(const Gemm& g) {
-    return saturating_product({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
+    return saturating_product_u64({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
 }
 
-uint64_t drain_entries(const Drain& d) { return saturating_product({d.n_kb, d.n_y, d.n_x}); }
+uint64_t drain_entries(const Drain& d) { return saturating_product_u64({d.n_kb, d.n_y, d.n_x}); }
 
 uint64_t drain_bytes(const Drain& d, const HwParams& hw) {
-    return saturating_product({drain_entries(d), hw.batch, hw.block_out});
+    return saturating_product_u64({drain_entries(d), hw.batch, hw.block_out});
 }
 
 namespace {
@@ -311,13 +299,13 @@ const char* error_name(ErrorCode e) {
 std::string error_names(uint32_t mask) {
     if (mask == 0) return "OK";
     std::string s;
-    for (uint32_t kind = 1; kind <= 6; ++kind) {
+    for (uint32_t kind = 1; kind <= kErrorKinds; ++kind) {
         if (mask & error_bit(static_cast<ErrorCode>(kind))) {
             if (!s.empty()) s += '+';
             s += error_name(static_cast<ErrorCode>(kind));
         }
     }
-    const uint32_t unknown = mask & ~((1u << 6) - 1);
+    const uint32_t unknown = mask & ~((1u << kErrorKinds) - 1);
     if (unknown) s += fmt::format("{}UNKNOWN(0x{:x})", s.empty() ? "" : "+", unknown);
     return s;
 }

@@ -34,6 +34,8 @@ enum class ErrorCode : uint32_t {
     Deadlock = 5,
     NoFinish = 6,
 };
+constexpr uint32_t kErrorKinds = 6;  // the kinds 1 .. kErrorKinds: the error mask's bits
+static_assert(kErrorKinds == static_cast<uint32_t>(ErrorCode::NoFinish));
 constexpr uint32_t error_bit(ErrorCode e) {
     return e == ErrorCode::Ok ? 0u : 1u << (static_cast<uint32_t>(e) - 1);
 }

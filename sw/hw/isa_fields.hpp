@@ -7,6 +7,8 @@
 
 namespace accel::isa {
 
+constexpr unsigned kOpcodeLo = 0;           // every instruction's first field
+constexpr unsigned kOpcodeBits = 4;
 constexpr unsigned kSramAddrBits = 16;      // SRAM bases and strides, in entries
 constexpr unsigned kExtentBits = 16;        // loop extents (z/y/x sizes, n_kb, n_oy, ...)
 constexpr unsigned kKernelExtentBits = 8;   // GEMM's n_r and n_s

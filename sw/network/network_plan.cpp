@@ -7,7 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/int_math.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
 #include "network/tflite_ops.hpp"
@@ -332,8 +332,11 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
         } else if (on_device && op.kind == OpKind::Add && add_on_device(m, op)) {
             step.placement = Placement::Device;
             try {
-                step.add = AddOnDevice{add_params(m, op), op.inputs[0], op.inputs[1],
-                                       activation_entries(nhwc_of(m.tensor(op.outputs[0]).shape), hw)};
+                AddOnDevice a{add_params(m, op), op.inputs[0], op.inputs[1],
+                              activation_entries(nhwc_of(m.tensor(op.outputs[0]).shape), hw),
+                              {}};
+                a.plan = plan_add(a.params, a.entries, hw);
+                step.add = a;
             } catch (const Error& e) {
                 throw Error(fmt::format("operator {} (ADD): {}", op.index, e.what()));
             }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/tensor.hpp"
+#include "compiler/add_program.hpp"
 #include "compiler/plan.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_params.hpp"
@@ -46,6 +47,7 @@ struct AddOnDevice {
     AddParams params;
     int input1 = -1, input2 = -1;
     int64_t entries = 0;
+    AddPlan plan;  // its program's length and predicted cycles
 };
 
 struct Step {
@@ -67,7 +69,7 @@ struct NetworkPlan {
     // For each tensor, the tensor whose bytes it is (itself unless RESHAPE or a
     // folded PAD makes it another's).
     std::vector<int> storage;
-    // The device-resident activations ([NB][CB][H][W] blocked, compiler/layout.hpp),
+    // The device-resident activations ([NB][CB][H][W] blocked, compiler/packing.hpp),
     // by storage tensor, and the arena's peak size.
     std::map<int, ArenaSlot> arena;
     int64_t arena_bytes = 0;

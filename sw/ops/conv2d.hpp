@@ -29,6 +29,12 @@ struct Conv2dParams {
     int act_min = -128, act_max = 127;
 };
 
+// The rows (or columns) of input that `out` output rows of a kernel `kernel` rows tall
+// read, in padded coordinates: the input span of a tile, or of a whole layer.
+constexpr int64_t input_span(int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
+    return (out - 1) * stride + (kernel - 1) * dilation + 1;
+}
+
 struct Conv2dLayer {
     Conv2dShape shape;
     Conv2dParams params;

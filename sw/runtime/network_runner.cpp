@@ -9,10 +9,11 @@
 
 #include "base/error.hpp"
 #include "compiler/add_program.hpp"
-#include "compiler/cost_model.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/metrics.hpp"
+#include "compiler/layout.hpp"
 #include "compiler/scheduler.hpp"
+#include "hw/dram_bus.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "network/golden.hpp"
@@ -32,43 +33,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // A conv2d layer of a device step in the network's DRAM: its program and constants at
-// `base`, its input and output in the arena (or a lowered input in its own staging
-// region).
+// `base` (the block the plan sizes), its input and output in the arena.
 struct PlacedLayer {
-    Conv2dProgram program;
-    uint32_t base = 0;           // program, then weights, parameters, zx row
-    uint32_t constant_bytes = 0;
-    uint32_t input = 0, output = 0;
-    std::vector<uint8_t> constants;  // the block at `base`, until it is on the device
+    LoweredLayer lowered;
+    uint32_t base = 0;
+    uint32_t instructions = 0;
 };
 
-// The scheduler lays one layer out alone (scheduler.hpp: program, input, weights,
-// parameters, zx row, output). Move each DRAM address of its LOADs and DRAINs to where
-// the network put that region.
-void relocate(PlacedLayer& p) {
-    const DramLayout& d = p.program.layout;
-    const uint32_t program_bytes = d.input.base;  // the scheduler's rounded program
-    auto moved = [&](uint32_t addr) -> uint32_t {
-        if (addr >= d.input.base && addr < d.input.base + d.input.bytes) {
-            return p.input + (addr - d.input.base);
-        }
-        if (addr >= d.output.base && addr < d.output.base + d.output.bytes) {
-            return p.output + (addr - d.output.base);
-        }
-        return p.base + program_bytes + (addr - d.weights.base);
-    };
-    for (isa::Insn& insn : p.program.insns) {
-        if (auto* ld = std::get_if<isa::Load>(&insn)) ld->dram_base = moved(ld->dram_base);
-        if (auto* dr = std::get_if<isa::Drain>(&insn)) dr->dram_base = moved(dr->dram_base);
-    }
-}
-
-// A device ADD in the network's DRAM: its program at `base`, then its constants.
+// A device ADD in the network's DRAM: its program and constants at `base`.
 struct PlacedAdd {
     uint32_t base = 0;
-    uint32_t program_bytes = 0;  // the instructions, rounded to a DRAM region
-    uint32_t insns = 0;
-    int64_t predicted_cycles = 0;
+    uint32_t instructions = 0;
 };
 
 // The multiply-accumulates of the host operators that have any.
@@ -113,13 +88,13 @@ public:
 
 private:
     void place(const DeviceFactory& make_device);
+    void write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p);
     // The device address of an arena tensor, plus `slab` bytes into it.
     uint32_t arena_address(int tensor, int64_t slab = 0) const {
         return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
     }
     const Value& host_value(int tensor);
     void to_device(int tensor, const std::vector<int64_t>& nhwc);
-    void place_add(const Step& s, uint64_t& at);
     void write_add(const Step& s);
     void count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun& rec);
     void run_device_step(const Step& s, OperatorRun& rec);
@@ -136,75 +111,70 @@ private:
     std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
     std::map<int, PlacedAdd> adds_;                   // by step
     uint32_t arena_base_ = 0;
+    int64_t predicted_cycles_ = 0;       // of every device operator
     std::map<int, Value> host_;          // tensors the host holds
     std::set<int> on_device_;            // tensors whose arena copy is current
     std::map<int, Value> golden_;        // the reference run, with check_
     NetworkRun out_;
 };
 
+// Lays the network's DRAM out: each device step's program and constants, one block after
+// another in model order, sized from its plan, then the activation arena; then schedules
+// each step once, with the final addresses of its block and of its tensors in the arena,
+// and writes its block.
 void Runner::place(const DeviceFactory& make_device) {
     uint64_t at = 0;
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
-        if (s.add) place_add(s, at);
+        if (s.add) {
+            adds_[s.op] = {static_cast<uint32_t>(at),
+                           static_cast<uint32_t>(s.add->plan.instructions)};
+            at += add_block_bytes(s.add->entries, hw_);
+        }
         for (const network::ConvLayer& c : s.convs) {
-            PlacedLayer p;
-            p.program = schedule_conv2d(c.layer, hw_, c.plan);
-            const DramLayout& d = p.program.layout;
-            if (d.extra_pad_top + d.extra_pad_bottom + d.extra_pad_left + d.extra_pad_right != 0) {
+            PlacedLayer p{lower(c.layer, c.plan.lowering), static_cast<uint32_t>(at),
+                          static_cast<uint32_t>(c.plan.instructions)};
+            if (p.lowered.input.host_padded()) {
                 throw Error(fmt::format("operator {}: padding beyond what the load unit inserts",
                                         s.op));
             }
-            p.base = static_cast<uint32_t>(at);
-            // The program as the scheduler rounded it (the input follows it), then weights,
-            // parameters and zx row: relocate() maps the layer's addresses onto this block.
-            p.constant_bytes = d.input.base + (d.output.base - d.weights.base);
-            std::vector<uint8_t> image(d.dram_bytes, 0);
-            pack_constants(c.layer, hw_, p.program, c.weights, c.bias, image);
-            p.constants.assign(p.constant_bytes, 0);
-            std::memcpy(p.constants.data() + d.input.base, image.data() + d.weights.base,
-                        d.output.base - d.weights.base);
-            at += p.constant_bytes;
+            // The block's size does not depend on where the arena puts the tensors.
+            const DramLayout block = make_dram_layout(p.lowered, hw_, c.plan.tile,
+                                                      c.plan.instructions, {p.base, 0, 0});
+            at = block.dram_bytes;
             layers_[s.op].push_back(std::move(p));
         }
     }
     arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
     const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
-    if (total > std::numeric_limits<uint32_t>::max()) {
+    if (total > dram_bus::kMaxDramBytes) {
         throw Error(fmt::format("the network needs {} bytes of device DRAM; the device "
                                 "addresses 4 GiB", total));
     }
     out_.constant_bytes = arena_base_;
+    for (const Step& s : plan_.steps) {
+        if (s.placement != Placement::Device) continue;
+        if (s.add) predicted_cycles_ += s.add->plan.predicted_cycles;
+        for (const network::ConvLayer& c : s.convs) predicted_cycles_ += c.plan.predicted_cycles;
+    }
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
     for (const auto& [op, placed] : adds_) write_add(plan_.steps[static_cast<size_t>(op)]);
-    for (auto& [op, placed] : layers_) {
+    for (const auto& [op, placed] : layers_) {
         const Step& s = plan_.steps[static_cast<size_t>(op)];
-        const Operator& o = m_.operators[static_cast<size_t>(op)];
-        for (size_t i = 0; i < placed.size(); ++i) {
-            PlacedLayer& p = placed[i];
-            const network::ConvLayer& c = s.convs[i];
-            p.input = arena_address(c.input, c.input_slab);
-            p.output = arena_address(o.outputs[0], c.output_slab);
-            relocate(p);
-            isa::encode_program(p.program.insns, p.constants.data());
-            device_->write_dram(p.base, p.constants);
-            std::vector<uint8_t>().swap(p.constants);
-        }
+        for (size_t i = 0; i < placed.size(); ++i) write_layer(s, s.convs[i], placed[i]);
     }
 }
 
-// The program's size is known before the arena's place: schedule once for it, and again
-// with the addresses in write_add.
-void Runner::place_add(const Step& s, uint64_t& at) {
-    const AddProgram sized = schedule_add(s.add->params, s.add->entries, hw_, {});
-    PlacedAdd p;
-    p.base = static_cast<uint32_t>(at);
-    p.insns = static_cast<uint32_t>(sized.insns.size());
-    p.program_bytes = static_cast<uint32_t>(
-        align_dram_region(uint64_t{p.insns} * isa::kInsnBytes, hw_));
-    p.predicted_cycles = predict_cycles(sized.insns, hw_).cycles;
-    at += p.program_bytes + add_constant_bytes(hw_);
-    adds_[s.op] = p;
+// Schedules a layer at its place and writes its program and constants.
+void Runner::write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p) {
+    const Operator& o = m_.operators[static_cast<size_t>(s.op)];
+    const LayerPlacement at{p.base, arena_address(c.input, c.input_slab),
+                            arena_address(o.outputs[0], c.output_slab)};
+    const Conv2dProgram program = schedule_conv2d(p.lowered, hw_, c.plan, at);
+    std::vector<uint8_t> block(program.layout.dram_bytes - p.base, 0);
+    isa::encode_program(program.insns, block.data());
+    pack_constants(program, hw_, c.weights, c.bias, block, p.base);
+    device_->write_dram(p.base, block);
 }
 
 void Runner::write_add(const Step& s) {
@@ -212,9 +182,9 @@ void Runner::write_add(const Step& s) {
     const Operator& op = m_.operators[static_cast<size_t>(s.op)];
     const AddProgram program = schedule_add(
         s.add->params, s.add->entries, hw_,
-        {p.base + p.program_bytes, arena_address(s.add->input1), arena_address(s.add->input2),
+        {p.base, arena_address(s.add->input1), arena_address(s.add->input2),
          arena_address(op.outputs[0])});
-    std::vector<uint8_t> block(p.program_bytes, 0);
+    std::vector<uint8_t> block(program.constants_base - p.base, 0);
     isa::encode_program(program.insns, block.data());
     block.insert(block.end(), program.constants.begin(), program.constants.end());
     device_->write_dram(p.base, block);
@@ -274,8 +244,8 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
         to_device(s.add->input1, nhwc);
         to_device(s.add->input2, nhwc);
         const PlacedAdd& p = adds_.at(s.op);
-        count_run(s, p.base, p.insns, rec);
-        rec.predicted_cycles += p.predicted_cycles;
+        count_run(s, p.base, p.instructions, rec);
+        rec.predicted_cycles += s.add->plan.predicted_cycles;
     } else {
         run_device_convs(s, rec);
     }
@@ -284,12 +254,11 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
 }
 
 void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
-    std::vector<PlacedLayer>& placed = layers_.at(s.op);
+    const std::vector<PlacedLayer>& placed = layers_.at(s.op);
     const network::ConvLayer& first = s.convs.front();
     to_device(first.input, first.input_nhwc);
     for (size_t i = 0; i < placed.size(); ++i) {
-        const PlacedLayer& p = placed[i];
-        count_run(s, p.base, static_cast<uint32_t>(p.program.insns.size()), rec);
+        count_run(s, placed[i].base, placed[i].instructions, rec);
         rec.predicted_cycles += s.convs[i].plan.predicted_cycles;
     }
 }
@@ -338,6 +307,7 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
     }
     if (make_device) place(*make_device);
     out_.arena_bytes = plan_.arena_bytes;
+    int64_t cycles_done = 0;  // of the device operators so far, for the progress display
     for (const Step& s : plan_.steps) {
         const Operator& op = m_.operators[static_cast<size_t>(s.op)];
         OperatorRun rec;
@@ -351,14 +321,17 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
         rec.macs = op.kind == graph::OpKind::Conv2d ? s.convs.front().layer.macs()
                                                     : host_macs(m_, op);
         if (options_.progress) {
-            options_.progress(fmt::format("operator {}/{} {} ({})", s.op + 1, plan_.steps.size(),
-                                  rec.type, network::placement_name(s.placement)));
+            options_.progress({s.op + 1, static_cast<int64_t>(plan_.steps.size()),
+                               fmt::format("{} ({})", rec.type,
+                                           network::placement_name(s.placement)),
+                               cycles_done, predicted_cycles_});
         }
         if (s.placement == Placement::Device) {
             run_device_step(s, rec);
         } else if (s.placement == Placement::Host || !make_device) {
             run_host_step(s, rec);
         }
+        cycles_done += rec.cycles;
         out_.operators.push_back(rec);
         if (check_) {
             check_step(s);

@@ -5,7 +5,6 @@
 // host operator needs it.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,12 +13,10 @@
 #include "graph/model.hpp"
 #include "network/network_plan.hpp"
 #include "network/value.hpp"
+#include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
 
 namespace accel {
-
-// Called with a short line before each operator runs.
-using Progress = std::function<void(const std::string&)>;
 
 struct OperatorRun {
     int index = 0;
@@ -59,7 +56,7 @@ struct NetworkRun {
 struct RunOptions {
     bool check = false;
     bool keep_tensors = false;
-    Progress progress;
+    ProgressSink progress;  // called as each operator starts (run_progress.hpp)
 };
 
 // `make_device` null runs every operator on the host (the ref backend). With `check`,

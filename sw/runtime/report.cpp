@@ -42,6 +42,11 @@ Json plan_json(const Conv2dPlan& p) {
             {"instructions", p.instructions}};
 }
 
+Json efficiency_json(int64_t roofline_cycles, int64_t cycles) {
+    if (cycles <= 0) return nullptr;
+    return static_cast<double>(roofline_cycles) / static_cast<double>(cycles);
+}
+
 Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts& f) {
     const int64_t roofline = roofline_cycles(layer, hw.config);
     Json r = {{"schema_version", kJsonSchemaVersion}, {"backend", f.backend},
@@ -54,9 +59,8 @@ Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts&
         r["cycles"] = f.cycle_accurate ? Json(c.cycles) : Json(nullptr);
         r["predicted_cycles"] = f.plan->predicted_cycles;
         r["ideal_cycles"] = f.plan->ideal_cycles;
-        r["efficiency"] = f.cycle_accurate && c.cycles > 0
-                              ? Json(static_cast<double>(roofline) / static_cast<double>(c.cycles))
-                              : Json(nullptr);
+        r["efficiency"] =
+            efficiency_json(roofline, f.cycle_accurate ? static_cast<int64_t>(c.cycles) : 0);
         r["dram_read_bytes"] = c.load_bytes + c.fetch_bytes;
         r["dram_write_bytes"] = c.drain_bytes;
         r["buffers"] = plan["buffers"];

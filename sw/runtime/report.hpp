@@ -1,6 +1,7 @@
 // The JSON report of a conv2d run (docs/cli.md, "--report"): one place that computes
 // efficiency and names every key, for `accel conv2d --report` and `accel bench --json`.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,10 @@ struct RunFacts {
     double sim_seconds = 0;              // wall time of the device (or reference) run
     std::optional<bool> bit_exact;       // when --check ran
 };
+
+// roofline / cycles, or null for a run that measured no cycles (fsim, the reference):
+// the one answer of every report, a layer's or a network's.
+nlohmann::ordered_json efficiency_json(int64_t roofline_cycles, int64_t cycles);
 
 nlohmann::ordered_json layer_json(const Conv2dLayer& layer);
 nlohmann::ordered_json plan_json(const Conv2dPlan& plan);

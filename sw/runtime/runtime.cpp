@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "hw/isa.hpp"
 
 namespace accel {
@@ -13,8 +13,8 @@ namespace accel {
 Conv2dRun run_conv2d(const DeviceFactory& make_device, const HwParams& hw,
                      const Conv2dLayer& layer, const Conv2dPlan& plan, const TensorI8& x,
                      const TensorI8& w, const std::vector<int32_t>& bias) {
-    const Conv2dProgram program = schedule_conv2d(layer, hw, plan);
-    const std::vector<uint8_t> image = build_dram_image(layer, hw, program, x, w, bias);
+    const Conv2dProgram program = schedule_conv2d(lower(layer, plan.lowering), hw, plan);
+    const std::vector<uint8_t> image = build_dram_image(program, hw, x, w, bias);
     std::unique_ptr<Device> device = make_device(hw, image.size());
     device->write_dram(0, image);
 
@@ -30,7 +30,7 @@ Conv2dRun run_conv2d(const DeviceFactory& make_device, const HwParams& hw,
     }
     std::vector<uint8_t> out(program.layout.output.bytes);
     device->read_dram(program.layout.output.base, out);
-    run.y = unpack_output(layer, hw, program.layout, out.data());
+    run.y = unpack_output(layer, hw, out.data());
     run.plan = plan;
     run.instructions = static_cast<int64_t>(program.insns.size());
     return run;

@@ -20,14 +20,13 @@
 #include "runtime/runtime.hpp"
 #include "board_channel.hpp"
 #include "random_layer.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel::board_test {
 namespace {
 
 using uart::Command;
 using uart::Status;
-
-HwParams tiny() { return derive_params(load_hw_config(ACCEL_HW_CONFIG_DIR "/tiny.yaml")); }
 
 uint8_t st(Status s) { return static_cast<uint8_t>(s); }
 
@@ -189,13 +188,13 @@ TEST(BoardTop, HostRetriesAGarbledFrame) {
 }
 
 TEST(BoardTop, DeviceRefusesALayerLargerThanItsMemory) {
-    EXPECT_THROW(UartDevice(std::make_unique<BoardChannel>(BOARD_CLK_HZ, BOARD_BAUD, 4), tiny(),
+    EXPECT_THROW(UartDevice(std::make_unique<BoardChannel>(BOARD_CLK_HZ, BOARD_BAUD, 4), test::shipped_hw("tiny"),
                             BOARD_MEM_BYTES + 1, fast_options()),
                  Error);
 }
 
 TEST(BoardTop, BusErrorFromTheAcceleratorIsReported) {
-    const HwParams hw = tiny();
+    const HwParams hw = test::shipped_hw("tiny");
     UartDevice dev(std::make_unique<BoardChannel>(BOARD_CLK_HZ, BOARD_BAUD, 5), hw, 256,
                    fast_options());
     isa::Load load;
@@ -213,7 +212,7 @@ TEST(BoardTop, BusErrorFromTheAcceleratorIsReported) {
 }
 
 TEST(BoardTop, Conv2dBitExactWithReference) {
-    const HwParams hw = tiny();
+    const HwParams hw = test::shipped_hw("tiny");
     std::mt19937 rng(2026);
     Conv2dParams geometry;
     geometry.pad_top = geometry.pad_bottom = geometry.pad_left = geometry.pad_right = 1;

@@ -22,6 +22,7 @@
 #include "board_channel.hpp"
 #include "cli_runner.hpp"
 #include "random_layer.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel::board_test {
 namespace {
@@ -111,7 +112,7 @@ std::vector<std::string> conv2d_args(const Files& f, const std::string& device) 
             std::to_string(f.layer.layer.params.output_zero_point), "--act-min",
             std::to_string(f.layer.layer.params.act_min), "--act-max",
             std::to_string(f.layer.layer.params.act_max), "--output", f.y, "--hw",
-            ACCEL_HW_CONFIG_DIR "/tiny.yaml", "--device", device, "--check", "--report",
+            test::shipped_hw_path("tiny"), "--device", device, "--check", "--report",
             f.report};
 }
 

@@ -12,7 +12,7 @@
 #include <random>
 
 #include "base/error.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "devices/fsim.hpp"
 #include "devices/zynq_device.hpp"
@@ -22,15 +22,12 @@
 #include "ops/reference.hpp"
 #include "runtime/runtime.hpp"
 #include "random_layer.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel {
 namespace {
 
 namespace fs = std::filesystem;
-
-HwParams config(const char* name) {
-    return derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml"));
-}
 
 // CPU view and device view of the same memory, as a cached CPU sees DMA memory.
 class FakeDma final : public DmaBuffer {
@@ -115,7 +112,7 @@ constexpr uint64_t kPhys = 0x30000;  // non-zero, so a missing relocation reads 
 TEST(ZynqDevice, Conv2dOnFakesIsBitExact) {
     std::mt19937 rng(606);
     for (const char* cfg : {"tiny", "default"}) {
-        const HwParams hw = config(cfg);
+        const HwParams hw = test::shipped_hw(cfg);
         Conv2dParams geometry;
         geometry.pad_top = geometry.pad_left = 1;
         geometry.stride_h = 2;
@@ -137,12 +134,12 @@ TEST(ZynqDevice, Conv2dOnFakesIsBitExact) {
 }
 
 TEST(ZynqDevice, SyncsRelocatesAndRestoresTheProgram) {
-    const HwParams hw = config("tiny");
+    const HwParams hw = test::shipped_hw("tiny");
     std::mt19937 rng(7);
     const testing::LayerCase c = testing::make_case(rng, Conv2dShape{1, 4, 4, 4, 4, 1, 1}, {});
     const Conv2dPlan plan = plan_conv2d(c.layer, hw);
     const Conv2dProgram program = schedule_conv2d(c.layer, hw, plan);
-    const std::vector<uint8_t> image = build_dram_image(c.layer, hw, program, c.x, c.w, c.bias);
+    const std::vector<uint8_t> image = build_dram_image(program, hw, c.x, c.w, c.bias);
 
     auto buf = std::make_unique<FakeDma>(image.size(), kPhys);
     FakeDma& dma = *buf;
@@ -169,13 +166,13 @@ TEST(ZynqDevice, SyncsRelocatesAndRestoresTheProgram) {
                             image.begin() + static_cast<ptrdiff_t>(prog_end),
                             dma.dev_.begin() + static_cast<ptrdiff_t>(prog)))
         << "the device view holds the relocated program";
-    const TensorI8 y = unpack_output(c.layer, hw, program.layout,
+    const TensorI8 y = unpack_output(c.layer, hw,
                                      back.data() + program.layout.output.base);
     EXPECT_EQ(y.data, conv2d_reference(c.layer, c.x, c.w, c.bias).data);
 }
 
 TEST(ZynqDevice, RefusesWhatWouldLeaveTheBuffer) {
-    const HwParams hw = config("tiny");
+    const HwParams hw = test::shipped_hw("tiny");
     auto make = [&](size_t size) {
         auto buf = std::make_unique<FakeDma>(size, kPhys);
         auto r = std::make_unique<FakeRegs>(hw, *buf);
@@ -202,7 +199,7 @@ TEST(ZynqDevice, RefusesWhatWouldLeaveTheBuffer) {
     auto high_regs = std::make_unique<FakeRegs>(hw, *high);
     EXPECT_THROW(ZynqDevice(hw, std::move(high_regs), std::move(high), 64), Error);
     auto other = std::make_unique<FakeDma>(4096, kPhys);
-    auto other_regs = std::make_unique<FakeRegs>(config("default"), *other);
+    auto other_regs = std::make_unique<FakeRegs>(test::shipped_hw("default"), *other);
     EXPECT_THROW(ZynqDevice(hw, std::move(other_regs), std::move(other), 64), Error);
 }
 
@@ -225,7 +222,7 @@ private:
 };
 
 TEST(ZynqDevice, WatchdogCatchesAStalledRun) {
-    const HwParams hw = config("tiny");
+    const HwParams hw = test::shipped_hw("tiny");
     ZynqOptions options;
     options.run.stall_timeout = std::chrono::milliseconds(50);
     ZynqDevice dev(hw, std::make_unique<StuckRegs>(hw), std::make_unique<FakeDma>(4096, kPhys),
@@ -299,7 +296,7 @@ TEST_F(FakeSysfs, UioMapsTheRegisters) {
     EXPECT_EQ(v, 0xDEADBEEFu);
     EXPECT_THROW(regs->read32(0x1000), DeviceError);
     EXPECT_THROW(open_uio((root_ / "no-uio").string(), (root_ / "class/uio").string()), Error);
-    EXPECT_THROW(make_zynq_device("only-one-path", config("tiny"), 64), Error);
+    EXPECT_THROW(make_zynq_device("only-one-path", test::shipped_hw("tiny"), 64), Error);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "base/error.hpp"
 #include "base/portable_random.hpp"
-#include "compiler/layout.hpp"
+#include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
 #include "ops/reference.hpp"
@@ -42,7 +42,7 @@ FaultRunOutcome run_with_faults(const HwParams& hw, const LayerCase& c,
                                 const sim::DramFaultPlan& faults, uint64_t max_cycles) {
     const Conv2dPlan plan = plan_conv2d(c.layer, hw);
     const Conv2dProgram program = schedule_conv2d(c.layer, hw, plan);
-    const std::vector<uint8_t> image = build_dram_image(c.layer, hw, program, c.x, c.w, c.bias);
+    const std::vector<uint8_t> image = build_dram_image(program, hw, c.x, c.w, c.bias);
     VerilatorOptions options;
     options.watchdog_cycles = 100000;  // a hang fails within seconds
     options.faults = faults;
@@ -76,7 +76,7 @@ FaultRunOutcome run_with_faults(const HwParams& hw, const LayerCase& c,
         o.what = "the device reported an error mask without a DeviceError";
         return o;
     }
-    const TensorI8 y = unpack_output(c.layer, hw, program.layout,
+    const TensorI8 y = unpack_output(c.layer, hw,
                                      after.data() + program.layout.output.base);
     if (y.data != conv2d_reference(c.layer, c.x, c.w, c.bias).data) {
         o.what = "completed with a result that differs from the golden reference";

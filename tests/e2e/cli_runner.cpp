@@ -1,6 +1,7 @@
 #include "cli_runner.hpp"
 
 #include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mount.h>
@@ -115,6 +116,50 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
 }
 
 RunResult run_accel(const std::vector<std::string>& args) { return run_program(ACCEL_BIN, args); }
+
+RunResult run_accel_on_terminal(const std::vector<std::string>& args, double timeout_seconds) {
+    const int out_fd = capture_fd();
+    std::vector<std::string> storage{ACCEL_BIN};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& s : storage) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    int terminal = -1;
+    const pid_t pid = ::forkpty(&terminal, nullptr, nullptr, nullptr);
+    if (pid < 0) throw std::runtime_error("forkpty: " + std::string(std::strerror(errno)));
+    if (pid == 0) {  // the child: stdin and stderr on the terminal, stdout captured
+        ::dup2(out_fd, 1);
+        ::execv(ACCEL_BIN, argv.data());
+        ::_exit(127);
+    }
+    RunResult result;
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration<double>(timeout_seconds);
+    ::fcntl(terminal, F_SETFL, ::fcntl(terminal, F_GETFL) | O_NONBLOCK);
+    bool timed_out = false;
+    char buf[4096];
+    while (true) {  // read until the child closes the terminal (EIO on Linux)
+        const ssize_t n = ::read(terminal, buf, sizeof buf);
+        if (n > 0) {
+            result.err.append(buf, static_cast<size_t>(n));
+            continue;
+        }
+        if (n < 0 && errno != EAGAIN && errno != EINTR) break;
+        if (n == 0) break;
+        if (!timed_out && std::chrono::steady_clock::now() > deadline) {
+            ::kill(pid, SIGKILL);
+            timed_out = true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ::close(terminal);
+    result.exit_code = timed_out ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = read_all(out_fd);
+    ::close(out_fd);
+    return result;
+}
 
 TempDir::TempDir(const std::string& tag) {
     static std::atomic<unsigned> counter{0};

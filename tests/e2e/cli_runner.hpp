@@ -24,6 +24,11 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
 // Runs the accel binary under test (the ACCEL_BIN path CMake defines).
 RunResult run_accel(const std::vector<std::string>& args);
 
+// Runs the accel binary with its stderr on a pseudo-terminal, as a user at a terminal
+// sees it (stdout still captured apart): `err` is what the terminal received.
+RunResult run_accel_on_terminal(const std::vector<std::string>& args,
+                                double timeout_seconds = 60.0);
+
 // The exit code, stdout and stderr of a run, for a failed assertion's message (found
 // by argument-dependent lookup: describe(result)).
 std::string describe(const RunResult& r);

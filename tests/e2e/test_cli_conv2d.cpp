@@ -20,6 +20,7 @@
 #include "ops/quant.hpp"
 #include "ops/reference.hpp"
 #include "cli_runner.hpp"
+#include "shipped_hw.hpp"
 #include "conv2d_report.hpp"
 
 namespace fs = std::filesystem;
@@ -210,7 +211,7 @@ TEST_F(CliTest, DeviceBackendsAreBitExactAndReportEveryKey) {
             const std::string tag = std::string(backend) + "_" + cfg;
             const std::vector<std::string> args = {
                 "conv2d", "--backend", backend, "--check",
-                "--hw", std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml",
+                "--hw", accel::test::shipped_hw_path(cfg),
                 "--input", put("X.npy", g.x), "--weights", put("W.npy", g.w),
                 "--bias", put("B.npy", g.bias),
                 "--stride", "2,1", "--pad", "1,0,2,1", "--dilation", "1,2",
@@ -380,7 +381,7 @@ TEST_F(CliTest, ReportHasBackendMacsAndCycleBounds) {
 TEST_F(CliTest, ReportUsesTheGivenHwConfig) {
     const TensorI8 x = random_i8({1, 6, 6, 8}, 41);
     const TensorI8 w = random_i8({3, 3, 8, 8}, 42);
-    const std::string tiny = std::string(ACCEL_HW_CONFIG_DIR) + "/tiny.yaml";
+    const std::string tiny = accel::test::shipped_hw_path("tiny");
     const RunResult r = run_accel({"conv2d", "--backend", "ref", "--input", put("X.npy", x),
                                    "--weights", put("W.npy", w), "--scale", "0.01", "--hw",
                                    tiny, "--output", path("Y.npy"), "--report",
@@ -389,8 +390,12 @@ TEST_F(CliTest, ReportUsesTheGivenHwConfig) {
     const auto report = nlohmann::json::parse(accel::e2e::read_bytes(path("R.json")));
     const int64_t macs = 1 * 4 * 4 * 8 * 3 * 3 * 8;
     EXPECT_EQ(report["macs"].get<int64_t>(), macs);
-    // tiny has 1x4x4 = 16 PEs.
+    EXPECT_EQ(report["hw"], "tiny");
+    // tiny has 1x4x4 = 16 PEs, the default 256.
     EXPECT_GE(report["roofline_cycles"].get<int64_t>(), macs / 16);
+    // 4x4 outputs x 3x3 taps x 2 input-channel blocks x 2 output-channel blocks of 4
+    // (the default's blocks of 16 would give 144).
+    EXPECT_EQ(report["ideal_cycles"].get<int64_t>(), 4 * 4 * 3 * 3 * 2 * 2);
 }
 
 // ---- bad input: exit 2, one "error:" line, nothing written --------------------------
@@ -514,7 +519,7 @@ protected:
         put("B_int8.npy", random_i8({4}, 9));
         put("M_len5.npy", i32_vector({1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30}));
         put("S_range.npy", i32_vector({-1, -2, 31, -4}));
-        std::string hw = accel::e2e::read_bytes(std::string(ACCEL_HW_CONFIG_DIR) + "/default.yaml");
+        std::string hw = accel::e2e::read_bytes(accel::test::shipped_hw_path("default"));
         accel::e2e::write_bytes(path("hw_unknown_key.yaml"), hw + "frobnicate: 1\n");
         // A valid config no Verilator model was built for.
         std::string block8 = hw;

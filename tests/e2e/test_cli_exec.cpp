@@ -23,6 +23,7 @@
 #include "hw/hw_config.hpp"
 #include "hw/isa.hpp"
 #include "cli_runner.hpp"
+#include "shipped_hw.hpp"
 
 namespace fs = std::filesystem;
 using accel::e2e::RunResult;
@@ -31,17 +32,8 @@ using accel::e2e::TempDir;
 
 namespace {
 
-const accel::HwParams& config(const std::string& name) {
-    static const accel::HwParams def =
-        accel::derive_params(accel::load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/default.yaml"));
-    static const accel::HwParams tiny =
-        accel::derive_params(accel::load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/tiny.yaml"));
-    return name == "tiny" ? tiny : def;
-}
-
-std::string hw_yaml(const std::string& cfg) {
-    return std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml";
-}
+using accel::test::shipped_hw;
+using accel::test::shipped_hw_path;
 
 // load INP, WGT, PRM -> GEMM over 4 pixels -> DRAIN -> FINISH, with its data.
 struct Program {
@@ -110,7 +102,7 @@ protected:
     std::vector<std::string> args(const std::string& image, const Program& p, const std::string& cfg,
                                   const std::string& backend, uint32_t count) const {
         return {"exec", "--dram", image, "--insn-addr", std::to_string(p.insn_addr),
-                "--insn-count", std::to_string(count), "--hw", hw_yaml(cfg), "--backend",
+                "--insn-count", std::to_string(count), "--hw", shipped_hw_path(cfg), "--backend",
                 backend};
     }
     TempDir dir_{"exec"};
@@ -118,7 +110,7 @@ protected:
 
 TEST_F(CliExec, GoodProgramExitsZeroWithTheDramAndCountersOfTheModel) {
     for (const char* cfg : {"default", "tiny"}) {
-        const accel::HwParams& hw = config(cfg);
+        const accel::HwParams& hw = shipped_hw(cfg);
         const Program p = good_program(hw);
         const std::string image = p.bytes();
         // The model: the functional simulator, in-process.
@@ -188,7 +180,7 @@ std::vector<Corruption> corruptions() {
          [](const accel::HwParams&, std::vector<InsnWord>& w) { w[2][0] &= 0x7F; }},
         {"token underflow: the DRAIN pops twice", "DEADLOCK",
          [](const accel::HwParams&, std::vector<InsnWord>& w) {
-             Drain d = std::get<Drain>(decode(w[4], config("default")).insn);
+             Drain d = std::get<Drain>(decode(w[4], shipped_hw("default")).insn);
              d.n_x = 1;  // fits every config
              w.insert(w.begin() + 5, encode(d));
          },
@@ -209,7 +201,7 @@ std::vector<Corruption> corruptions() {
 TEST_F(CliExec, CorruptedStreamsExitThreeWithTheErrorNamedOnBothDevices) {
     for (const char* backend : {"fsim", "verilator"}) {
         for (const char* cfg : {"default", "tiny"}) {
-            const accel::HwParams& hw = config(cfg);
+            const accel::HwParams& hw = shipped_hw(cfg);
             const Program p = good_program(hw);
             int n = 0;
             for (const Corruption& c : corruptions()) {
@@ -236,7 +228,7 @@ TEST_F(CliExec, CorruptedStreamsExitThreeWithTheErrorNamedOnBothDevices) {
 }
 
 TEST_F(CliExec, BadUsageExitsTwoWithOneErrorLine) {
-    const Program p = good_program(config("default"));
+    const Program p = good_program(shipped_hw("default"));
     const std::string in = put("image.bin", p.bytes());
     const std::string count = std::to_string(p.count()), addr = std::to_string(p.insn_addr);
     const std::vector<std::vector<std::string>> cases = {
@@ -272,7 +264,7 @@ TEST_F(CliExec, BadUsageExitsTwoWithOneErrorLine) {
 TEST_F(CliExec, DumpAndCountersAppearTogetherOrNotAtAll) {
     accel::e2e::SmallTmpfs disk(8192);  // two pages: a 5000-byte dump fills it
     if (!disk.mounted()) GTEST_SKIP() << disk.why();
-    const Program p = good_program(config("default"));
+    const Program p = good_program(shipped_hw("default"));
     const std::string in = put("image.bin", p.bytes());
     std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
     a.insert(a.end(), {"--dram-size", "5000", "--dump", disk.file("d.bin"), "--counters",
@@ -289,7 +281,7 @@ TEST_F(CliExec, ADeviceNodeIsNeverReplaced) {
     if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
         GTEST_SKIP() << "mknod: " << std::strerror(errno) << " (needs root)";
     }
-    const Program p = good_program(config("default"));
+    const Program p = good_program(shipped_hw("default"));
     const std::string in = put("image.bin", p.bytes());
     for (const char* option : {"--dump", "--counters"}) {
         std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
@@ -302,7 +294,7 @@ TEST_F(CliExec, ADeviceNodeIsNeverReplaced) {
 }
 
 TEST_F(CliExec, HexAddressesAndALargerDramWork) {
-    const Program p = good_program(config("default"));
+    const Program p = good_program(shipped_hw("default"));
     const std::string in = put("image.bin", p.bytes());
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%X", p.insn_addr);
@@ -338,7 +330,7 @@ TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
         const std::string unit = gemm ? "compute busy" : "drain busy";
         const std::string in = put(gemm ? "gemm.bin" : "drain.bin", p.bytes());
         // fsim charges each instruction the most cycles it can take before running it:
-        // the default budget (at most 2^32 cycles) refuses these at once.
+        // the default budget (at most 2^30 cycles) refuses these at once.
         for (const std::vector<std::string>& budget :
              {std::vector<std::string>{}, std::vector<std::string>{"--max-cycles", "5000"}}) {
             std::vector<std::string> a = args(in, p, "default", "fsim", p.count());
@@ -351,7 +343,18 @@ TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
             EXPECT_NE(r.err.find(unit), std::string::npos) << describe(r);
             EXPECT_FALSE(fs::exists(dir_.file("dump.bin")));
         }
-        // The RTL runs until the budget is spent.
+        // The RTL stops them as they start, since they need more cycles than the budget
+        // holds: with the default budget, well within a minute, instead of running 2^30
+        // cycles.
+        const RunResult d = accel::e2e::run_program(
+            ACCEL_BIN, args(in, p, "default", "verilator", p.count()), 60.0);
+        EXPECT_EQ(d.exit_code, 3) << describe(d);
+        EXPECT_TRUE(d.err.starts_with("error: device failure: verilator:default: cycle budget "
+                                      "of 1073741824 exhausted: the instructions started need "
+                                      "at least "))
+            << describe(d);
+        EXPECT_NE(d.err.find(unit), std::string::npos) << describe(d);
+        // And stops at a given budget.
         std::vector<std::string> a = args(in, p, "default", "verilator", p.count());
         a.insert(a.end(), {"--max-cycles", "20000", "--counters", dir_.file("c.json")});
         const RunResult r = accel::e2e::run_program(ACCEL_BIN, a, 60.0);
@@ -365,7 +368,7 @@ TEST_F(CliExec, EndlessProgramsStopAtTheCycleBudgetWithTheUnitStates) {
 }
 
 TEST_F(CliExec, AGenerousBudgetLetsTheProgramFinish) {
-    const Program p = good_program(config("default"));
+    const Program p = good_program(shipped_hw("default"));
     const std::string in = put("image.bin", p.bytes());
     for (const char* backend : {"fsim", "verilator"}) {
         std::vector<std::string> a = args(in, p, "default", backend, p.count());

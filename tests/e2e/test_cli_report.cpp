@@ -15,6 +15,7 @@
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "cli_runner.hpp"
+#include "shipped_hw.hpp"
 #include "conv2d_report.hpp"
 
 using accel::e2e::RunResult;
@@ -78,7 +79,7 @@ protected:
 TEST_P(CliReport, EveryKeyAgreesWithAnIndependentRoofline) {
     const std::string backend = GetParam();
     for (const char* cfg : {"default", "tiny"}) {
-        const std::string yaml = std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml";
+        const std::string yaml = accel::test::shipped_hw_path(cfg);
         const accel::HwConfig hw = accel::load_hw_config(yaml);
         const int64_t pes = int64_t{hw.batch} * hw.block_in * hw.block_out;
         const int64_t bus_bytes = hw.axi_data_bits / 8;

@@ -26,6 +26,7 @@
 #include "base/tensor.hpp"
 #include "formats/npy.hpp"
 #include "cli_runner.hpp"
+#include "shipped_hw.hpp"
 #include "timeline_check.hpp"
 
 namespace fs = std::filesystem;
@@ -294,7 +295,7 @@ TEST_F(CliTrace, VerilatorWritesAnFstWithHeaderAndSignalList) {
         const std::string fst = dir_.file(std::string("T_") + cfg + ".fst");
         std::vector<std::string> args = conv2d("verilator");
         for (const std::string& a : {std::string("--hw"),
-                                     std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml",
+                                     accel::test::shipped_hw_path(cfg),
                                      std::string("--trace"), fst, std::string("--report"),
                                      dir_.file("R.json"), std::string("--check")})
             args.push_back(a);
@@ -489,7 +490,7 @@ TEST_F(CliTrace, TimelineIsAChromeTraceThatAddsUpToTheCounters) {
         const std::string timeline = dir_.file(std::string("T_") + cfg + ".json");
         const std::string report = dir_.file(std::string("R_") + cfg + ".json");
         for (const std::string& a : {std::string("--hw"),
-                                     std::string(ACCEL_HW_CONFIG_DIR) + "/" + cfg + ".yaml",
+                                     accel::test::shipped_hw_path(cfg),
                                      std::string("--timeline"), timeline,
                                      std::string("--report"), report}) {
             args.push_back(a);

@@ -14,6 +14,7 @@
 #include "devices/device.hpp"
 #include "devices/fsim.hpp"
 #include "hw/hw_config.hpp"
+#include "shipped_hw.hpp"
 #include "hw/isa.hpp"
 #include "isa_counters.hpp"
 #include "verilator_device.hpp"
@@ -21,16 +22,7 @@
 namespace accel::integration {
 
 // A shipped config (configs/hw/<name>.yaml), loaded once.
-inline const HwParams& config(const std::string& name) {
-    static std::map<std::string, HwParams> cache;
-    auto it = cache.find(name);
-    if (it == cache.end()) {
-        it = cache.emplace(name, load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" +
-                                                name + ".yaml"))
-                 .first;
-    }
-    return it->second;
-}
+using test::shipped_hw;
 
 // How many times more random cases to run than `make test` does: ACCEL_TEST_SCALE in
 // the environment (a soak run: ACCEL_TEST_SCALE=50 ctest -L integration), default 1.

@@ -224,7 +224,7 @@ TEST_P(Conv2dVerilatorRun, LayersAreBitExactWithTheGoldenReference) {
         const bool resnet = t.name.starts_with("resnet18");
         if (GetParam() == "resnet18" ? !resnet : resnet || t.cfg != GetParam()) continue;
         ++ran;
-        const HwParams& hw = config(t.cfg);
+        const HwParams& hw = shipped_hw(t.cfg);
         const Conv2dLayer& l = t.c.layer;
         const std::string what = t.name + " on " + t.cfg;
         const Conv2dPlan plan = plan_conv2d(l, hw);
@@ -296,7 +296,7 @@ TEST(Conv2dVerilator, StridedReadsByTheDmaArePredicted) {
         g.stride_h = t.stride_h, g.stride_w = t.stride_w;
         g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = t.pad;
         const testing::LayerCase c = testing::make_case(rng, t.s, g);
-        const HwParams& hw = config(t.cfg);
+        const HwParams& hw = shipped_hw(t.cfg);
         const std::string what = fmt::format("{} {}x{}x{}x{}->{} 1x1/{},{} pad {}", t.cfg, t.s.n,
                                              t.s.h, t.s.w, t.s.c, t.s.k, t.stride_h, t.stride_w,
                                              t.pad);
@@ -359,7 +359,7 @@ TEST(Conv2dDeviceError, ACorruptedStreamIsADeviceErrorNamingTheBits) {
     std::mt19937 rng(77);
     const testing::LayerCase c = small_layer(rng, 3, 1, 20, 20, 8, 2000000);
     for (const char* cfg : {"default", "tiny"}) {
-        const HwParams& hw = config(cfg);
+        const HwParams& hw = shipped_hw(cfg);
         const Conv2dPlan plan = plan_conv2d(c.layer, hw);
         for (bool rtl : {false, true}) {
             for (uint32_t victim : {0u, 5u, 1000u}) {

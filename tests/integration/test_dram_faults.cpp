@@ -76,7 +76,7 @@ std::vector<testing::LayerCase> small_layers(uint32_t seed, int count) {
 
 class DramFaults : public ::testing::TestWithParam<std::string> {
 protected:
-    const HwParams& hw() const { return config(GetParam()); }
+    const HwParams& hw() const { return shipped_hw(GetParam()); }
 
     // Runs `layer` under `spec`; the run must complete bit-exact. Returns its cycles
     // less those of the run without faults.

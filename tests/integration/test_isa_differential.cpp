@@ -120,7 +120,7 @@ Compared run_both(const HwParams& hw, const test::RandomProgram& p, const std::s
 
 class IsaDifferential : public ::testing::TestWithParam<std::string> {
 protected:
-    const HwParams& hw = config(GetParam());
+    const HwParams& hw = shipped_hw(GetParam());
     std::string what(const std::string& s) const { return GetParam() + ": " + s; }
     // `prog` (ending in FINISH) placed in `img`, and `img` run on both devices.
     Compared run_program(Image& img, const std::vector<isa::Insn>& prog,

@@ -205,7 +205,7 @@ std::vector<int8_t> expected(const HwParams& hw, const RequantProgram& p, Roundi
 class RequantProgramTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RequantProgramTest, GemmAndDrainMatchTheGoldenRequantizationOnBothDevices) {
-    const HwParams& hw = config(GetParam());
+    const HwParams& hw = shipped_hw(GetParam());
     RoundingCoverage cov;
     size_t outputs = 0;
     for (uint32_t seed = 1; outputs < 9000 * test_scale(); ++seed) {

@@ -39,6 +39,7 @@
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel::bench {
 namespace {
@@ -458,7 +459,7 @@ struct WideCfg {  // the default config with a 1024-bit bus
 struct TinyCfg {
     using Model = Vaccel_fetch_unit_tiny;
     using RootT = Vaccel_fetch_unit_tiny___024root;
-    static HwParams hw() { return load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"); }
+    static HwParams hw() { return test::shipped_hw("tiny"); }
 };
 #endif
 

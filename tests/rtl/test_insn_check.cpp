@@ -34,6 +34,7 @@
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel::bench {
 namespace {
@@ -202,7 +203,7 @@ Dut default_dut() {
 #ifdef FETCH_PATH_TINY
 Dut tiny_dut() {
     return make_dut<Vaccel_insn_check_tiny, Vaccel_insn_check_tiny___024root>(
-        "tiny", load_hw_params(ACCEL_HW_CONFIG_DIR "/tiny.yaml"));
+        "tiny", test::shipped_hw("tiny"));
 }
 #endif
 

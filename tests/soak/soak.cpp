@@ -24,6 +24,7 @@
 #include "ops/reference.hpp"
 #include "random_layer.hpp"
 #include "runtime/runtime.hpp"
+#include "shipped_hw.hpp"
 
 namespace {
 
@@ -70,22 +71,12 @@ Result run_one(bool rtl, const HwParams& hw, uint64_t seed) {
     }
 }
 
-const HwParams& load_config(const std::string& name) {
-    static std::vector<std::pair<std::string, HwParams>> cache;
-    for (const auto& [n, p] : cache) {
-        if (n == name) return p;
-    }
-    cache.emplace_back(name, derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" +
-                                                          name + ".yaml")));
-    return cache.back().second;
-}
-
 struct Totals {
     uint64_t passed = 0, failed = 0;
 };
 
 void soak(bool rtl, const std::string& config, uint64_t count, uint64_t first_seed, Totals& t) {
-    const HwParams& hw = load_config(config);
+    const HwParams& hw = test::shipped_hw(config);
     const char* mode = rtl ? "rtl" : "fsim";
     const auto start = std::chrono::steady_clock::now();
     uint64_t passed = 0, failed = 0, device_errors = 0;
@@ -142,7 +133,7 @@ int replay(const std::string& what) {
     if (p.size() != 3 || (p[0] != "fsim" && p[0] != "rtl")) {
         throw Error(fmt::format("--replay '{}': expected fsim|rtl:CONFIG:SEED", what));
     }
-    const Result r = run_one(p[0] == "rtl", load_config(p[1]), parse_count("--replay", p[2]));
+    const Result r = run_one(p[0] == "rtl", test::shipped_hw(p[1]), parse_count("--replay", p[2]));
     std::printf("%s: %s\n", r.ok ? "passed" : "FAILED", r.what.c_str());
     return r.ok ? 0 : 1;
 }

@@ -10,13 +10,10 @@
 #include "hw/hw_config.hpp"
 #include "ops/reference.hpp"
 #include "random_layer.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel {
 namespace {
-
-HwParams config(const char* name) {
-    return load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml");
-}
 
 // What a strided-read lowering's LOADs read of the original input x: the pixels
 // subsample_window names, as a tensor of the lowered layer's input shape.
@@ -78,7 +75,7 @@ int check_all_lowerings(const testing::LayerCase& c, const HwParams& hw, const s
 
 TEST(Lowering, RandomLayersKeepTheirOutput) {
     std::mt19937 rng(77);
-    const HwParams hws[] = {config("default"), config("tiny")};
+    const HwParams hws[] = {test::shipped_hw("default"), test::shipped_hw("tiny")};
     int lowered = 0;
     for (int i = 0; i < 400; ++i) {
         testing::LayerLimits lim;
@@ -96,7 +93,7 @@ TEST(Lowering, StridedPointwiseIsSubsampled) {
     Conv2dParams p;
     p.stride_h = p.stride_w = 2;
     const testing::LayerCase c = testing::make_case(rng, {1, 9, 11, 5, 7, 1, 1}, p);
-    const auto los = lowerings_for(c.layer, config("default"));
+    const auto los = lowerings_for(c.layer, test::shipped_hw("default"));
     ASSERT_EQ(los.size(), 3u);
     EXPECT_EQ(los[1].kind, LoweringKind::Subsample);
     EXPECT_EQ(los[2].kind, LoweringKind::SubsampleRows);
@@ -109,7 +106,7 @@ TEST(Lowering, StridedPointwiseIsSubsampled) {
     EXPECT_EQ(l2.shape.h, 5);
     EXPECT_EQ(l2.shape.w, 6);
     EXPECT_EQ(l2.params.stride_h, 1);
-    check_all_lowerings(c, config("default"), "9x11 1x1/2");
+    check_all_lowerings(c, test::shipped_hw("default"), "9x11 1x1/2");
     // With padding the load unit inserts what falls on it: pad 3 at stride 2 puts
     // outputs 0 and 1 on the padding and reads from original row 1 on.
     p.pad_top = p.pad_left = 3;
@@ -120,7 +117,7 @@ TEST(Lowering, StridedPointwiseIsSubsampled) {
     EXPECT_EQ(w.rows.first, 1);
     EXPECT_EQ(w.rows.count, 4);  // rows 1, 3, 5, 7
     EXPECT_EQ(w.rows.pad_after, padded.layer.out_h() - 6);
-    EXPECT_EQ(check_all_lowerings(padded, config("default"), "9x11 1x1/2 padded"), 2);
+    EXPECT_EQ(check_all_lowerings(padded, test::shipped_hw("default"), "9x11 1x1/2 padded"), 2);
 }
 
 TEST(Lowering, RgbStemPacksFiveColumnsOnTheDefaultCore) {
@@ -130,7 +127,7 @@ TEST(Lowering, RgbStemPacksFiveColumnsOnTheDefaultCore) {
     p.stride_h = p.stride_w = 2;
     p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 3;
     const Conv2dLayer l = testing::make_case(rng, {1, 224, 224, 3, 64, 7, 7}, p).layer;
-    const auto los = lowerings_for(l, config("default"));
+    const auto los = lowerings_for(l, test::shipped_hw("default"));
     ASSERT_EQ(los.size(), 2u);
     EXPECT_EQ(los[1].kind, LoweringKind::PackColumns);
     EXPECT_EQ(los[1].pack, 5);
@@ -138,7 +135,7 @@ TEST(Lowering, RgbStemPacksFiveColumnsOnTheDefaultCore) {
     EXPECT_EQ(l2.shape.c, 15);
     EXPECT_EQ(l2.shape.s, 2);
     EXPECT_EQ(l2.params.dilation_w, 5);
-    const Conv2dPlan plan = plan_conv2d(l, config("default"));
+    const Conv2dPlan plan = plan_conv2d(l, test::shipped_hw("default"));
     EXPECT_EQ(plan.lowering.kind, LoweringKind::PackColumns);
 }
 
@@ -149,7 +146,7 @@ TEST(Lowering, PackingNeedsAnUndilatedLayerAndPaddingTheLoadInserts) {
     auto kinds = [&](const Conv2dParams& q) {
         const Conv2dLayer l = testing::make_case(rng, {1, 8, 8, 3, 4, 3, 3}, q).layer;
         std::vector<LoweringKind> out;
-        for (const Lowering& lo : lowerings_for(l, config("default"))) out.push_back(lo.kind);
+        for (const Lowering& lo : lowerings_for(l, test::shipped_hw("default"))) out.push_back(lo.kind);
         return out;
     };
     const std::vector<LoweringKind> packed{LoweringKind::None, LoweringKind::PackColumns};

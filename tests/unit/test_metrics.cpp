@@ -11,31 +11,38 @@
 namespace accel {
 namespace {
 
-Conv2dLayer layer(int64_t h, int64_t c, int64_t k, int64_t r, int stride, int pad) {
+// A square layer of one image, named field by field: H x H x C -> K, an R x R kernel,
+// the same stride and padding on both axes.
+struct Square {
+    int64_t h = 1, c = 1, k = 1, r = 1;
+    int stride = 1, pad = 0;
+};
+
+Conv2dLayer layer(const Square& q) {
     Conv2dLayer l;
-    l.shape = {1, h, h, c, k, r, r};
-    l.params.stride_h = l.params.stride_w = stride;
-    l.params.pad_top = l.params.pad_bottom = l.params.pad_left = l.params.pad_right = pad;
-    l.params.multiplier.assign(static_cast<size_t>(k), 1 << 30);
-    l.params.shift.assign(static_cast<size_t>(k), 0);
+    l.shape = {.n = 1, .h = q.h, .w = q.h, .c = q.c, .k = q.k, .r = q.r, .s = q.r};
+    l.params.stride_h = l.params.stride_w = q.stride;
+    l.params.pad_top = l.params.pad_bottom = l.params.pad_left = l.params.pad_right = q.pad;
+    l.params.multiplier.assign(static_cast<size_t>(q.k), 1 << 30);
+    l.params.shift.assign(static_cast<size_t>(q.k), 0);
     return l;
 }
 
 TEST(Metrics, OneByOneStrideTwoReadsAQuarter) {
-    const Conv2dLayer l = layer(8, 4, 4, 1, 2, 0);
+    const Conv2dLayer l = layer({.h = 8, .c = 4, .k = 4, .stride = 2});
     EXPECT_EQ(input_elements_read(l), 4 * 4 * 4);  // rows 0,2,4,6 x cols 0,2,4,6 x C
 }
 
 TEST(Metrics, StrideLargerThanKernelSkipsRows) {
     // H=7, 2x2 kernel, stride 3: outputs 0,1 read rows {0,1} and {3,4}; rows 2,5,6 unread.
-    const Conv2dLayer l = layer(7, 1, 1, 2, 3, 0);
+    const Conv2dLayer l = layer({.h = 7, .r = 2, .stride = 3});
     EXPECT_EQ(l.out_h(), 2);
     EXPECT_EQ(input_elements_read(l), 4 * 4);
 }
 
 TEST(Metrics, ResNet18C2OnDefaultConfig) {
     // 56x56x64 -> 64, 3x3, pad 1, stride 1.
-    const Conv2dLayer l = layer(56, 64, 64, 3, 1, 1);
+    const Conv2dLayer l = layer({.h = 56, .c = 64, .k = 64, .r = 3, .pad = 1});
     const HwConfig hw = default_hw_config();
     EXPECT_EQ(l.macs(), 115605504);  // 56*56*64*64*9
     const CompulsoryBytes b = compulsory_bytes(l);
@@ -52,7 +59,8 @@ TEST(Metrics, InputElementsReadAgreesWithEveryTapMarked) {
     std::mt19937 rng(3);
     auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     for (int i = 0; i < 3000; ++i) {
-        Conv2dLayer l = layer(draw(1, 30), 1, 1, draw(1, 9), draw(1, 5), draw(0, 6));
+        Conv2dLayer l =
+            layer({.h = draw(1, 30), .r = draw(1, 9), .stride = draw(1, 5), .pad = draw(0, 6)});
         l.shape.w = draw(1, 30);
         l.shape.s = draw(1, 9);
         l.params.stride_w = draw(1, 5);
@@ -80,7 +88,7 @@ TEST(Metrics, InputElementsReadAgreesWithEveryTapMarked) {
 
 // A wide image under a wide kernel is counted in a moment, not out x kernel steps.
 TEST(Metrics, WideKernelOverAWideImage) {
-    Conv2dLayer l = layer(80, 3, 6, 9, 1, 0);
+    Conv2dLayer l = layer({.h = 80, .c = 3, .k = 6, .r = 9});
     l.shape.w = 265199;
     l.shape.s = 2431;
     l.params.stride_h = 2;
@@ -90,7 +98,7 @@ TEST(Metrics, WideKernelOverAWideImage) {
 
 TEST(Metrics, MemoryBoundLayerRoofline) {
     // 1x1, C=1, K=1: 64 MACs on 256 PEs is 1 cycle; bytes 64 + 1 + 9 + 64 = 138 -> 18 cycles
-    const Conv2dLayer l = layer(8, 1, 1, 1, 1, 0);
+    const Conv2dLayer l = layer({.h = 8});
     EXPECT_EQ(roofline_cycles(l, default_hw_config()), 18);
 }
 

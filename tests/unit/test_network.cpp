@@ -14,6 +14,7 @@
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
 #include "network/network_plan.hpp"
+#include "shipped_hw.hpp"
 #include "network/tflite_ops.hpp"
 #include "runtime/network_runner.hpp"
 
@@ -114,11 +115,6 @@ Model small_network() {
 }
 
 HwParams default_hw() { return derive_params(default_hw_config()); }
-
-// A config of configs/hw by name.
-HwParams shipped_hw(const char* name) {
-    return derive_params(load_hw_config(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml"));
-}
 
 // A random int8 input of `shape`, as the model's one input.
 std::vector<network::Value> random_input(std::vector<int64_t> shape, unsigned seed) {
@@ -303,7 +299,7 @@ class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(DepthwiseOnDevice, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     const Model m = depthwise_network();
-    const HwParams hw = shipped_hw(GetParam());
+    const HwParams hw = test::shipped_hw(GetParam());
     const NetworkRun dev = run_on_fsim(m, hw, random_input({1, 9, 9, 20}, 5));
     EXPECT_FALSE(dev.mismatch.has_value());
     EXPECT_EQ(dev.tensors_checked, 3);  // both depthwise operators and the conv
@@ -347,7 +343,7 @@ Model residual_network(int64_t n) {
 // A shipped config by name, and a batch of one or two images.
 class ConfigAndImages : public ::testing::TestWithParam<std::tuple<const char*, int64_t>> {
 protected:
-    HwParams hw() const { return shipped_hw(std::get<0>(GetParam())); }
+    HwParams hw() const { return test::shipped_hw(std::get<0>(GetParam())); }
     int64_t images() const { return std::get<1>(GetParam()); }
 };
 

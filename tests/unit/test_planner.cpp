@@ -117,7 +117,7 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
         const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
         for (size_t j = 0; j < space.size(); j += 1 + space.size() / 6) {
             const Conv2dPlan& plan = space[j];
-            const Conv2dProgram prog = schedule_conv2d(c.layer, hw, plan);
+            const Conv2dProgram prog = schedule_unplaced(lower(c.layer, plan.lowering), hw, plan);
             std::vector<int> inp(static_cast<size_t>(hw.inp_depth)), wgt(static_cast<size_t>(hw.wgt_depth)),
                 prm(static_cast<size_t>(hw.prm_depth));
             for (const isa::Insn& insn : prog.insns) {
@@ -135,7 +135,7 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
             if (plan.wgt.resident) EXPECT_TRUE(once(wgt)) << "case " << i << " plan " << j;
             if (plan.kb <= hw.prm_depth) EXPECT_TRUE(once(prm)) << "case " << i << " plan " << j;
             resident_plans += plan.inp.resident || plan.wgt.resident;
-            check_program(prog.layer, hw, plan, prog);
+            check_program(prog.lowered.layer, hw, plan, prog);
             if (HasFailure()) return;
         }
     }
@@ -180,7 +180,7 @@ TEST(Planner, WideBusesPutEveryDramRegionOnABeat) {
                                         prog.layout.output}) {
                 ASSERT_EQ(r.base % hw.beat_bytes, 0u) << bits << "-bit bus, case " << i;
             }
-            check_program(prog.layer, hw, plan, prog);
+            check_program(prog.lowered.layer, hw, plan, prog);
             if (HasFatalFailure()) return;
         }
     }

@@ -12,13 +12,10 @@
 #include "compiler/planner.hpp"
 #include "hw/hw_config.hpp"
 #include "random_layer.hpp"
+#include "shipped_hw.hpp"
 
 namespace accel {
 namespace {
-
-HwParams config(const char* name) {
-    return load_hw_params(std::string(ACCEL_HW_CONFIG_DIR) + "/" + name + ".yaml");
-}
 
 int64_t exhaustive_best(const Conv2dLayer& layer, const HwParams& hw) {
     int64_t best = std::numeric_limits<int64_t>::max();
@@ -31,7 +28,7 @@ int64_t exhaustive_best(const Conv2dLayer& layer, const HwParams& hw) {
 
 TEST(PlannerOracle, ChoiceIsWithinOnePercentOfExhaustiveSearch) {
     std::mt19937 rng(2024);
-    const HwParams hws[] = {config("default"), config("tiny")};
+    const HwParams hws[] = {test::shipped_hw("default"), test::shipped_hw("tiny")};
     int worse = 0, exact = 0;
     double worst = 0;
     for (int i = 0; i < 60; ++i) {
@@ -58,7 +55,7 @@ TEST(PlannerOracle, ChoiceIsWithinOnePercentOfExhaustiveSearch) {
 // PackColumns): their LOADs read P-1 entries past each row's window, which the estimate
 // must count, or it ranks narrow tiles that re-read most of their input first.
 TEST(PlannerOracle, PackingStemsAreWithinOnePercentOfExhaustiveSearch) {
-    const HwParams hw = config("default");
+    const HwParams hw = test::shipped_hw("default");
     struct Stem {
         int64_t size, channels, kernel;
         int stride, pad_before, pad_after;

@@ -1,15 +1,17 @@
-// The devices the CLI can run on: by --backend name, or a board by --device spec.
+// The CLI's --backend, --device and --faults into the device that runs
+// (backends/device_factory.hpp), with errors that name the option at fault.
 #pragma once
 #include <string>
 
+#include "backends/device_factory.hpp"
 #include "runtime/runtime.hpp"
 #include "verilator_device.hpp"
 
 namespace accel::cli {
 
-// "fsim" or "verilator"; accel::Error for any other name. fsim takes the options'
-// max_cycles too.
-DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options);
+// --backend fsim or verilator (with `options`); accel::Error for any other name. Errors
+// of the Verilator device name --backend verilator.
+DeviceFactory backend_factory(const std::string& backend, const VerilatorOptions& options);
 
 constexpr const char* kFaultsHelp =
     "inject DRAM faults (verilator backend): SPEC such as seed=1,stall=0.01,slverr=read:3 "
@@ -30,7 +32,7 @@ std::string device_backend(const std::string& spec);
 
 // The board device of a --device spec. The port is opened when the factory runs: a
 // path that cannot be opened is an accel::Error, a board that does not answer an
-// accel::DeviceError.
-DeviceFactory board_device_factory(const std::string& spec);
+// accel::DeviceError, each naming --device.
+DeviceFactory board_factory(const std::string& spec);
 
 }  // namespace accel::cli

@@ -1,11 +1,10 @@
-#include "backends.hpp"
+#include "device_options.hpp"
+
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "devices/fsim.hpp"
-#include "devices/uart_device.hpp"
-#include "devices/zynq_device.hpp"
 
 namespace accel::cli {
 namespace {
@@ -19,19 +18,14 @@ bool starts_with(const std::string& s, const char* prefix) {
 
 }  // namespace
 
-DeviceFactory device_factory(const std::string& backend, const VerilatorOptions& options) {
-    if (backend == "fsim") {
-        return [max_cycles = options.max_cycles](const HwParams& hw,
-                                                 uint64_t bytes) -> std::unique_ptr<Device> {
-            auto sim = std::make_unique<FunctionalSim>(hw, bytes);
-            sim->set_max_cycles(max_cycles);  // the budget holds on every backend
-            return sim;
-        };
-    }
-    if (backend == "verilator") {
-        return [options](const HwParams& hw, uint64_t bytes) {
+DeviceFactory backend_factory(const std::string& backend, const VerilatorOptions& options) {
+    const std::optional<Backend> b = backend_named(backend);
+    if (b == Backend::Fsim) return device_factory({Backend::Fsim, "", options});
+    if (b == Backend::Verilator) {
+        return [f = device_factory({Backend::Verilator, "", options})](const HwParams& hw,
+                                                                        uint64_t bytes) {
             try {
-                return make_verilator_device(hw, bytes, options);
+                return f(hw, bytes);
             } catch (const Error& e) {  // the library names no option: the CLI does
                 throw Error(std::string("--backend verilator: ") + e.what());
             }
@@ -70,14 +64,15 @@ std::string device_backend(const std::string& spec) {
     throw Error(fmt::format("--device {}: unknown; expected {}", spec, kDeviceSpecs));
 }
 
-DeviceFactory board_device_factory(const std::string& spec) {
+DeviceFactory board_factory(const std::string& spec) {
     const std::string backend = device_backend(spec);
     const std::string rest = spec.substr(backend.size() + 1);
     const bool uart = backend == "uart";
-    return [rest, uart](const HwParams& hw, uint64_t bytes) {
+    const DeviceFactory f =
+        device_factory({uart ? Backend::Uart : Backend::Zynq, rest, VerilatorOptions{}});
+    return [f, rest, uart](const HwParams& hw, uint64_t bytes) {
         try {
-            return uart ? make_uart_device(rest, hw, bytes, UartOptions{})
-                        : make_zynq_device(rest, hw, bytes);
+            return f(hw, bytes);
         } catch (const Error& e) {  // name the option (and the spec, unless it is named)
             const std::string what = e.what();
             if (uart || starts_with(what, kZynqPrefix)) throw Error("--device " + what);
