@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim bench lint clean fpga fuzz test-sanitize soak
+.PHONY: all build deps test sim bench lint clean fpga fpga-sim fuzz test-sanitize soak
 
 all: build
 
@@ -60,6 +60,19 @@ fpga:
 	@scripts/fpga/run --check-args "$(BOARD)" "$(CONFIG)"
 	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt
 	@scripts/fpga/run "$(BOARD)" "$(CONFIG)" "$(BUILD)"
+
+# The synthesized netlist, simulated: make fpga-sim BOARD=ulx3s [CONFIG=<configs/hw name>]
+# (docs/fpga.md): accel_top through synth_ecp5, Verilated with the ECP5 cell models,
+# runs random conv2d layers and the digits network from random initial state, once per
+# seed, each output against the golden reference. Long (synthesis, a large Verilator
+# build); like make soak, not part of make test. Bad BOARD or CONFIG: refused first.
+FPGA_SIM_SEEDS  ?= 1,2
+FPGA_SIM_LAYERS ?= 8
+fpga-sim:
+	@scripts/fpga/netlist-sim --check-args "$(BOARD)" "$(CONFIG)"
+	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt
+	@nice scripts/fpga/netlist-sim --seeds $(FPGA_SIM_SEEDS) --layers $(FPGA_SIM_LAYERS) \
+	    --jobs $(JOBS) "$(BOARD)" "$(CONFIG)" "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)

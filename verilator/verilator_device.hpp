@@ -35,6 +35,10 @@ struct VerilatorOptions {
     // When set, each run's per-unit busy/wait intervals are recorded here
     // (activity_recorder.hpp); it costs a little simulation speed.
     std::shared_ptr<ActivityTimeline> activity;
+    // Nonzero: every register and memory the model leaves uninitialised starts random,
+    // drawn from this seed (for models Verilated with --x-initial unique, such as the
+    // synthesized netlist's, docs/fpga.md); 0: Verilator's default, zeros.
+    uint32_t random_init_seed = 0;
 };
 
 // The hardware configs a model was compiled for (CMake's ACCEL_HW_CONFIGS).

@@ -38,23 +38,15 @@ public:
           context_(std::make_unique<VerilatedContext>()) {
         dram_.set_faults(options.faults);
         context_->traceEverOn(!options.trace_path.empty());
-        top_ = std::make_unique<Model>(context_.get(), "accel");
-        if (!options.trace_path.empty()) {
-            trace_ = std::make_unique<VerilatedFstC>();
-            top_->trace(trace_.get(), 99);
-            trace_->open(options.trace_path.c_str());
-            if (!trace_->isOpen()) {
-                throw Error(fmt::format("cannot open the waveform file {} for writing",
-                                        options.trace_path));
-            }
+        if (options.random_init_seed != 0) {  // before the model: its constructor draws
+            context_->randReset(2);
+            context_->randSeed(static_cast<int>(options.random_init_seed));
         }
+        top_ = std::make_unique<Model>(context_.get(), "accel");
+        if (!options.trace_path.empty()) open_trace(options.trace_path);
         reset();
         check_identity();
-        if (options.activity) {  // model.cpp.in includes the root header for rootp
-            const auto& counters = top_->rootp->accel_top__DOT__counters_q;
-            recorder_ = std::make_unique<ActivityRecorder>(
-                counters.data(), sizeof(counters) / sizeof(uint32_t), options.activity.get());
-        }
+        if (options.activity) record_activity(options.activity.get());
     }
 
     ~VerilatorDevice() override {
@@ -123,6 +115,33 @@ public:
     }
 
 private:
+    // A model Verilated without --trace-fst (the netlist's) has no trace() to call.
+    void open_trace(const std::string& path) {
+        if constexpr (requires(Model& m, VerilatedFstC& t) { m.trace(&t, 99); }) {
+            trace_ = std::make_unique<VerilatedFstC>();
+            top_->trace(trace_.get(), 99);
+            trace_->open(path.c_str());
+            if (!trace_->isOpen()) {
+                throw Error(fmt::format("cannot open the waveform file {} for writing", path));
+            }
+        } else {
+            throw Error(fmt::format("{}: this model was built without waveform tracing", name_));
+        }
+    }
+
+    // The recorder reads the RTL's counter registers, which a synthesized netlist no
+    // longer has as one array. model.cpp.in includes the root header for rootp.
+    void record_activity(ActivityTimeline* timeline) {
+        if constexpr (requires(Model& m) { m.rootp->accel_top__DOT__counters_q.data(); }) {
+            const auto& counters = top_->rootp->accel_top__DOT__counters_q;
+            recorder_ = std::make_unique<ActivityRecorder>(
+                counters.data(), sizeof(counters) / sizeof(uint32_t), timeline);
+        } else {
+            throw Error(fmt::format("{}: this model has no counter registers to record "
+                                    "activity from", name_));
+        }
+    }
+
     void set_inputs() {
         const sim::SlaveOut& s = dram_.outputs();
         top_->m_axi_arready = s.arready;
@@ -154,7 +173,9 @@ private:
         m.wdata = reinterpret_cast<const uint8_t*>(&top_->m_axi_wdata);
         m.wlast = top_->m_axi_wlast;
         m.bready = top_->m_axi_bready;
-        dram_.clock_edge(m);
+        // The DRAM sits out the reset like an AXI slave sharing the master's reset: a
+        // master may drive VALID from its power-up state until its first reset edge.
+        if (!top_->rst_i) dram_.clock_edge(m);
         top_->clk_i = 1;
         top_->eval();
         dump();
