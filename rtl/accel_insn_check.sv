@@ -15,15 +15,18 @@
 // on valid_o/illegal_o/range_error_o LATENCY cycles later, one instruction per cycle;
 // flush_i drops every instruction in flight. Each stage is one step of the arithmetic, so
 // that no path carries a product into a sum into a comparison:
-//   1  the reach products (extent-1)*stride, on one bank of 17x17 multipliers that the
-//      three opcodes share (they never need them at once), as four sums of shifted
-//      partial products each (quarters of the multiplier's bits); and the checks that
-//      need no arithmetic (illegal_o's, but LOAD packing's product)
-//   2  the products' quarters summed
-//   3  LOAD: entries = (z*rows)*cols, the one product of a product, in quarters;
+//   1  the instruction registered as it comes (fetch selects it from its slots: the
+//      selection and the decode are one stage each)
+//   2  decoded: the checks that need no arithmetic (illegal_o's, but LOAD packing's
+//      product), and the operands of the reach products (extent-1)*stride, on one bank
+//      of 17x17 multipliers that the three opcodes share (they never need them at once)
+//   3  each product as four sums of shifted partial products (quarters of the
+//      multiplier's bits)
+//   4  the products' quarters summed
+//   5  LOAD: entries = (z*rows)*cols, the one product of a product, in quarters;
 //      GEMM/DRAIN: the terms of each buffer's largest address summed in pairs
-//   4, 5  the pairs summed again, down to one largest address per buffer (LOAD: two)
-//   6  the largest addresses against the depths, and the verdict
+//   6, 7  the pairs summed again, down to one largest address per buffer (LOAD: two)
+//   8  the largest addresses against the depths, and the verdict
 // The multipliers are built of logic, not DSPs: the check runs once per instruction,
 // and the FPGA's DSPs are the MAC array's (docs/fpga.md).
 // Sums are 36 bits: at most 6 terms of < 2^32 (16x16-bit products) and a 16-bit base
@@ -51,7 +54,7 @@ module accel_insn_check #(
     output logic                                     range_error_o,
     output logic      [TAG_W-1:0]                    tag_o
 );
-    localparam int LATENCY = 6;  // cycles from valid_i to valid_o (the stages above)
+    localparam int LATENCY = 8;  // cycles from valid_i to valid_o (the stages above)
     localparam int AW = 36;      // address sums (above)
     localparam int NP = 12;      // shared multipliers: GEMM's reach products
 
@@ -111,23 +114,27 @@ module accel_insn_check #(
     assign valid_o = valid_q[LATENCY-1];
     assign tag_o   = tag_q[LATENCY-1];
 
-    // ------------------------------------------------------------ decode (stage 1's inputs)
+    // ------------------------------------------------------------ stage 1: the instruction
+    logic [accel_isa_pkg::INSN_BITS-1:0] insn;
+    always_ff @(posedge clk_i) if (ld[0]) insn <= insn_i;
+
+    // ------------------------------------------------------------ decode (stage 2's inputs)
     // The instruction decoded as each opcode (the generated structs of accel_isa_pkg).
     accel_isa_pkg::load_insn_t  ld_i;
     accel_isa_pkg::gemm_insn_t  g;
     accel_isa_pkg::drain_insn_t d;
-    assign ld_i = insn_i;
-    assign g    = insn_i;
-    assign d    = insn_i;
+    assign ld_i = insn;
+    assign g    = insn;
+    assign d    = insn;
     // What the checks below do not read: the opcode and the reserved bits (checked on
-    // insn_i against the USED_BITS masks), the flags every unit may use, init, the values.
+    // insn against the USED_BITS masks), the flags every unit may use, init, the values.
     logic unused_fields;
     assign unused_fields = ^ld_i ^ ^g ^ ^d;
 
     logic [accel_isa_pkg::OPCODE_W-1:0] opcode;
     logic is_load, is_gemm, is_drain, is_finish;
     logic [accel_isa_pkg::INSN_BITS-1:0] used_bits;
-    assign opcode    = insn_i[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
+    assign opcode    = insn[accel_isa_pkg::OPCODE_LO +: accel_isa_pkg::OPCODE_W];
     assign is_load   = (opcode == accel_isa_pkg::OP_LOAD);
     assign is_gemm   = (opcode == accel_isa_pkg::OP_GEMM);
     assign is_drain  = (opcode == accel_isa_pkg::OP_DRAIN);
@@ -150,7 +157,7 @@ module accel_insn_check #(
         l_packs    = ld_i.pack_taps != '0;
         // entries written per row (isa::load_row_entries): packing drops pack_taps - 1
         l_cols = l_packs ? l_padded_w + 17'd1 - 17'(ld_i.pack_taps) : l_padded_w;
-        // packing's product against BLOCK_IN waits for stage 2
+        // packing's product against BLOCK_IN waits for stage 5
         load_illegal = ld_i.pop_prev || ld_i.push_prev || ld_i.buffer > BUF_PRM ||
                        ld_i.z_size == '0 || ld_i.y_size == '0 || ld_i.x_size == '0 ||
                        (ld_i.buffer != BUF_INP && l_padded) ||
@@ -225,7 +232,7 @@ module accel_insn_check #(
         end
     end
 
-    // ------------------------------------------------------------ stage 1
+    // ------------------------------------------------------------ stage 2: decoded
     typedef enum logic [1:0] {K_OTHER, K_LOAD, K_GEMM, K_DRAIN} kind_e;
     kind_e           s1_kind;
     logic            s1_illegal;        // every illegal case but LOAD packing's product
@@ -235,16 +242,13 @@ module accel_insn_check #(
     (* mem2reg *) logic [AW-1:0] s1_base [3]; // GEMM: ACC, INP, WGT bases; DRAIN: ACC base + acc_add;
                                         // LOAD: sram_base in 0
     logic [AW-1:0]   s1_prm_max;        // GEMM/DRAIN: prm_base + n_kb - 1
-    // The products' quarters: b's bits 0-4, 5-8, 9-12 and 13-16.
-    (* mem2reg *) logic [33:0] s1_q0 [NP];
-    (* mem2reg *) logic [33:0] s1_q1 [NP];
-    (* mem2reg *) logic [33:0] s1_q2 [NP];
-    (* mem2reg *) logic [33:0] s1_q3 [NP];
+    (* mem2reg *) logic [16:0] s1_mul_a [NP];  // the multipliers' operands
+    (* mem2reg *) logic [16:0] s1_mul_b [NP];
     always_ff @(posedge clk_i) begin
-        if (ld[0]) begin
+        if (ld[1]) begin
             s1_kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
             s1_illegal <= !(is_load || is_gemm || is_drain || is_finish) ||
-                          (insn_i & ~used_bits) != '0 || (is_load && load_illegal) ||
+                          (insn & ~used_bits) != '0 || (is_load && load_illegal) ||
                           (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
             s1_l_packs  <= l_packs;
             s1_l_buffer <= ld_i.buffer;
@@ -267,15 +271,43 @@ module accel_insn_check #(
             s1_prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
                                    : AW'(g.prm_base) + AW'(g_n_kb_m1);
             for (int k = 0; k < NP; k++) begin
-                s1_q0[k] <= product_part(mul_a[k], mul_b[k], 0, 5);
-                s1_q1[k] <= product_part(mul_a[k], mul_b[k], 5, 4);
-                s1_q2[k] <= product_part(mul_a[k], mul_b[k], 9, 4);
-                s1_q3[k] <= product_part(mul_a[k], mul_b[k], 13, 4);
+                s1_mul_a[k] <= mul_a[k];
+                s1_mul_b[k] <= mul_b[k];
             end
         end
     end
 
-    // ------------------------------------------------------------ stage 2: the products
+    // ------------------------------------------------------------ stage 3: the quarters
+    kind_e           s1q_kind;
+    logic            s1q_illegal, s1q_l_packs;
+    logic [1:0]      s1q_l_buffer;
+    logic [16:0]     s1q_l_cols;
+    (* mem2reg *) logic [AW-1:0] s1q_base [3];
+    logic [AW-1:0]   s1q_prm_max;
+    // The products' quarters: b's bits 0-4, 5-8, 9-12 and 13-16.
+    (* mem2reg *) logic [33:0] s1_q0 [NP];
+    (* mem2reg *) logic [33:0] s1_q1 [NP];
+    (* mem2reg *) logic [33:0] s1_q2 [NP];
+    (* mem2reg *) logic [33:0] s1_q3 [NP];
+    always_ff @(posedge clk_i) begin
+        if (ld[2]) begin
+            s1q_kind     <= s1_kind;
+            s1q_illegal  <= s1_illegal;
+            s1q_l_packs  <= s1_l_packs;
+            s1q_l_buffer <= s1_l_buffer;
+            s1q_l_cols   <= s1_l_cols;
+            s1q_prm_max  <= s1_prm_max;
+            for (int r = 0; r < 3; r++) s1q_base[r] <= s1_base[r];
+            for (int k = 0; k < NP; k++) begin
+                s1_q0[k] <= product_part(s1_mul_a[k], s1_mul_b[k], 0, 5);
+                s1_q1[k] <= product_part(s1_mul_a[k], s1_mul_b[k], 5, 4);
+                s1_q2[k] <= product_part(s1_mul_a[k], s1_mul_b[k], 9, 4);
+                s1_q3[k] <= product_part(s1_mul_a[k], s1_mul_b[k], 13, 4);
+            end
+        end
+    end
+
+    // ------------------------------------------------------------ stage 4: the products
     kind_e           s1b_kind;
     logic            s1b_illegal, s1b_l_packs;
     logic [1:0]      s1b_l_buffer;
@@ -284,19 +316,19 @@ module accel_insn_check #(
     logic [AW-1:0]   s1b_prm_max;
     (* mem2reg *) logic [33:0] s1_p [NP];
     always_ff @(posedge clk_i) begin
-        if (ld[1]) begin
-            s1b_kind     <= s1_kind;
-            s1b_illegal  <= s1_illegal;
-            s1b_l_packs  <= s1_l_packs;
-            s1b_l_buffer <= s1_l_buffer;
-            s1b_l_cols   <= s1_l_cols;
-            s1b_prm_max  <= s1_prm_max;
-            for (int r = 0; r < 3; r++) s1b_base[r] <= s1_base[r];
+        if (ld[3]) begin
+            s1b_kind     <= s1q_kind;
+            s1b_illegal  <= s1q_illegal;
+            s1b_l_packs  <= s1q_l_packs;
+            s1b_l_buffer <= s1q_l_buffer;
+            s1b_l_cols   <= s1q_l_cols;
+            s1b_prm_max  <= s1q_prm_max;
+            for (int r = 0; r < 3; r++) s1b_base[r] <= s1q_base[r];
             for (int k = 0; k < NP; k++) s1_p[k] <= (s1_q0[k] + s1_q1[k]) + (s1_q2[k] + s1_q3[k]);
         end
     end
 
-    // ------------------------------------------------------------ stage 3
+    // ------------------------------------------------------------ stage 5
     // LOAD: entries = z * rows * cols, the first product saturated to 17 bits: when z *
     // rows alone exceeds 65536, the largest depth, the load is out of range whatever
     // cols (>= 1 when legal) is; its quarters go to t[1..4]. GEMM/DRAIN: terms summed in
@@ -308,7 +340,7 @@ module accel_insn_check #(
     (* mem2reg *) logic [AW-1:0] s2_t [8];  // ACC 0-1, INP 2-4, WGT 5-7; LOAD: sram_base 0,
                                              // entries 1-2
     always_ff @(posedge clk_i) begin
-        if (ld[2]) begin
+        if (ld[4]) begin
             s2_kind     <= s1b_kind;
             s2_illegal  <= s1b_illegal ||
                            (s1b_kind == K_LOAD && s1b_l_packs && s1_p[1] > 34'(BLOCK_IN));
@@ -317,7 +349,7 @@ module accel_insn_check #(
             s2_prm_max  <= s1b_prm_max;
             if (s1b_kind == K_LOAD) begin
                 s2_t[0] <= s1b_base[0];
-                // entries in quarters, summed by stages 4 and 5 as INP's terms are
+                // entries in quarters, summed by stages 6 and 7 as INP's terms are
                 s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 0, 5));
                 s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 5, 4));
                 s2_t[3] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 9, 4));
@@ -336,14 +368,14 @@ module accel_insn_check #(
         end
     end
 
-    // ------------------------------------------------------------ stage 4
+    // ------------------------------------------------------------ stage 6
     kind_e         s3_kind;
     logic          s3_illegal, s3_l_huge;
     logic [1:0]    s3_l_buffer;
     logic [AW-1:0] s3_prm_max;
     (* mem2reg *) logic [AW-1:0] s3_t [5];  // ACC 0, INP 1-2, WGT 3-4
     always_ff @(posedge clk_i) begin
-        if (ld[3]) begin
+        if (ld[5]) begin
             s3_kind     <= s2_kind;
             s3_illegal  <= s2_illegal;
             s3_l_huge   <= s2_l_huge;
@@ -357,13 +389,13 @@ module accel_insn_check #(
         end
     end
 
-    // ------------------------------------------------------------ stage 5
+    // ------------------------------------------------------------ stage 7
     kind_e         s4_kind;
     logic          s4_illegal, s4_l_huge;
     logic [1:0]    s4_l_buffer;
     logic [AW-1:0] s4_prm_max, s4_acc_max, s4_inp_max, s4_wgt_max;
     always_ff @(posedge clk_i) begin
-        if (ld[4]) begin
+        if (ld[6]) begin
             s4_kind     <= s3_kind;
             s4_illegal  <= s3_illegal;
             s4_l_huge   <= s3_l_huge;
@@ -377,7 +409,7 @@ module accel_insn_check #(
         end
     end
 
-    // ------------------------------------------------------------ stage 6: the verdict
+    // ------------------------------------------------------------ stage 8: the verdict
     logic [AW-1:0] l_depth;
     logic          range_error;
     always_comb begin
@@ -393,7 +425,7 @@ module accel_insn_check #(
         endcase
     end
     always_ff @(posedge clk_i) begin
-        if (ld[5]) begin
+        if (ld[7]) begin
             illegal_o     <= s4_illegal;
             range_error_o <= !s4_illegal && range_error;
         end

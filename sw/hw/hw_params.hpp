@@ -17,7 +17,7 @@ constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
 // Cycles from an instruction entering fetch's checker (rtl/accel_insn_check.sv, one a
 // cycle, in program order, once its beats are in) to its verdict; fetch keeps the verdict
 // with the instruction's slot and may dispatch it the cycle after.
-constexpr uint32_t kCheckLatency = 6;
+constexpr uint32_t kCheckLatency = 8;
 // The drain's pipelines, cycles from an ACC read's data to the result (each module's
 // bench checks its LATENCY or STAGES against these): accel_requant (rtl/accel_requant.sv);
 // in add mode accel_add_operands (rtl/accel_add_operands.sv) before it; in double-scale
