@@ -112,6 +112,30 @@ def critical_path(log_path):
             "delay_ns": total, "through": modules}
 
 
+def register_name(cell):
+    """The RTL register (or memory) a packed cell comes from: nextpnr names a flip-flop
+    or block RAM after the net it drives, plus what packing appended."""
+    name = re.split(r"_TRELLIS_FF|_DP16KD|_MULT18X18D|\$", cell)[0]
+    return re.sub(r"\[\d+\]", "", name)
+
+
+def worst_endpoints(report, count):
+    """The `count` registers whose inputs the latest signals reach, from nextpnr's
+    detailed timing report (each endpoint's arrival time, clock-to-q included): the
+    endpoints of the worst paths, one per register, worst first."""
+    worst = {}
+    for net in report.get("detailed_net_timings", []):
+        for ep in net.get("endpoints", []):
+            if "async" in ep.get("event", "") or "async" in net.get("event", ""):
+                continue
+            arrival = ep["delay"][1]
+            reg = register_name(ep["cell"])
+            if arrival > worst.get(reg, (-1.0,))[0]:
+                worst[reg] = (arrival, ep["port"])
+    ranked = sorted(worst.items(), key=lambda kv: -kv[1][0])[:count]
+    return [{"register": r, "port": p, "arrival_ns": round(t, 2)} for r, (t, p) in ranked]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--board", required=True)
@@ -142,8 +166,10 @@ def main():
             over.append(f"{cell} {used}/{cap} ({used - int(cap)} over)")
 
     fmax = {}
+    endpoints = []
     if a.pnr_report:
         rep = json.load(open(a.pnr_report))
+        endpoints = worst_endpoints(rep, 10)
         for kind, u in sorted(rep.get("utilization", {}).items()):
             if u.get("used", 0) or kind.endswith(("_LC", "_COMB", "_FF", "RAM", "DSP", "SPRAM",
                                                   "DP16KD", "MULT18X18D", "RAM40_4K")):
@@ -160,7 +186,7 @@ def main():
     path = critical_path(a.pnr_log) if a.pnr_log else None
     summary = {"board": a.board, "config": a.config, "device": a.device,
                "fits": fits, "resources": rows, "fmax": fmax,
-               "critical_path": path,
+               "critical_path": path, "worst_endpoints": endpoints,
                "modules": [{"module": m, **r} for m, r in modules],
                "yosys_cells": cells, "bitstream": a.bitstream}
     with open(f"{a.out}/report.json", "w") as f:
@@ -178,6 +204,9 @@ def main():
     if path:
         lines.append(f"critical path: {path['delay_ns']} ns, {path['from']} -> {path['to']}")
         lines.append(f"  through {', '.join(path['through'])}")
+    if endpoints:
+        lines.append("latest arrivals (ns, clock-to-q included), one per register:")
+        lines += [f"  {e['arrival_ns']:>6.2f}  {e['register']}.{e['port']}" for e in endpoints]
     if modules:
         lines += ["", "per module (synthesized without flattening; all instances, own cells):",
                   f"{'module':<26} {'inst':>5}" + "".join(f" {c:>10}" for c, _ in MODULE_COLUMNS)]
