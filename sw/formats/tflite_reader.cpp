@@ -633,6 +633,8 @@ graph::Model read_model(const fb::Model& fbm) {
     }
     model.inputs = graph_tensors(sg.inputs(), "input", model.tensors.size());
     model.outputs = graph_tensors(sg.outputs(), "output", model.tensors.size());
+    // A run's result is its outputs: a model without one has nothing to give back.
+    if (model.outputs.empty()) fail("the model has no outputs (subgraph 0 lists none)");
 
     const auto* codes = fbm.operator_codes();
     if (const auto* ops = sg.operators()) {

@@ -484,6 +484,12 @@ TEST(TfliteReader, RejectsTensorIndicesOutOfRange) {
     ModelBuilder g;
     g.act({1, 4});
     EXPECT_TRUE(rejected_with(g.finish({0}, {1}), "graph output tensor 1 does not exist"));
+    ModelBuilder h;
+    h.act({1, 4});
+    EXPECT_TRUE(rejected_with(h.finish({-1}, {0}), "graph input tensor -1 does not exist"));
+    ModelBuilder none;  // a run gives back its outputs: without one it has nothing to give
+    none.act({1, 4});
+    EXPECT_TRUE(rejected_with(none.finish({0}, {}), "the model has no outputs"));
 }
 
 TEST(TfliteReader, RejectsActivationsThatAreNotInt8) {
