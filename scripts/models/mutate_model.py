@@ -15,6 +15,23 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 
 
+def _ops(model, builtin):
+    """The subgraph's operators of one builtin code, in order."""
+    g = model.subgraphs[0]
+    return [op for op in g.operators if model.operatorCodes[op.opcodeIndex].builtinCode == builtin]
+
+
+def _output_of(model, builtin):
+    """The output tensor of the first operator of `builtin`."""
+    return model.subgraphs[0].tensors[_ops(model, builtin)[0].outputs[0]]
+
+
+def _set_shape(builtin, shape):
+    def edit(model):
+        _output_of(model, builtin).shape = np.array(shape, dtype=np.int32)
+    return edit
+
+
 def _set_graph(field, values):
     def edit(model):
         g = model.subgraphs[0]
@@ -23,11 +40,36 @@ def _set_graph(field, values):
     return edit
 
 
+def _conv_stride_w(model):
+    _ops(model, schema.BuiltinOperator.CONV_2D)[0].builtinOptions.strideW = 127
+
+
+def _scale(value):
+    def edit(model):
+        _output_of(model, schema.BuiltinOperator.MAX_POOL_2D).quantization.scale = \
+            np.array([value], dtype=np.float32)
+    return edit
+
+
+FC = schema.BuiltinOperator.FULLY_CONNECTED
+RESHAPE = schema.BuiltinOperator.RESHAPE
+
 # name -> (edit, a phrase of the error that refuses it)
 REFUSALS = {
     "no_outputs": (_set_graph("outputs", []), "the model has no outputs"),
     "output_past_the_end": (_set_graph("outputs", ["past"]), "graph output tensor 18 does not exist"),
     "input_negative": (_set_graph("inputs", [-1]), "graph input tensor -1 does not exist"),
+    "fc_output_1x1": (_set_shape(FC, [1, 1]),
+                      "operator 6 (FULLY_CONNECTED): output tensor 16"),
+    "fc_output_rank_6": (_set_shape(FC, [8, 2, 1, 1, 8, 2]),
+                         "operator 6 (FULLY_CONNECTED): output tensor 16"),
+    "fc_output_huge": (_set_shape(FC, [1, 1000000000]),
+                       "operator 6 (FULLY_CONNECTED): output tensor 16"),
+    "conv_stride_w_127": (_conv_stride_w, "operator 0 (CONV_2D): output tensor 10"),
+    "reshape_output_huge": (_set_shape(RESHAPE, [1, 2147483647]),
+                            "operator 5 (RESHAPE): output tensor 15"),
+    "scale_nan": (_scale(float("nan")), "quantization scale nan is not positive"),
+    "scale_inf": (_scale(float("inf")), "quantization scale inf is not positive"),
 }
 
 

@@ -21,6 +21,7 @@
 #include "formats/tflite_reader.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
+#include "network/model_check.hpp"
 #include "network/network_plan.hpp"
 #include "runtime/network_runner.hpp"
 #include "runtime/report.hpp"
@@ -79,6 +80,16 @@ void check_args(const RunArgs& a) {
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
         throw Error(fmt::format("--dump-tensors {}: is not a directory", a.dump));
     }
+}
+
+graph::Model read_model(const std::string& path) {
+    graph::Model model = read_tflite(path);
+    try {
+        network::check_model(model);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", path, e.what()));
+    }
+    return model;
 }
 
 namespace {
@@ -284,7 +295,7 @@ int run_run(const std::vector<std::string>& args) {
     check_args(a);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
-    const graph::Model model = read_tflite(a.model);
+    const graph::Model model = read_model(a.model);
     const std::vector<Value> inputs = model_inputs(a, model);
     ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;

@@ -1,6 +1,7 @@
 #include "network/golden.hpp"
 
 #include <array>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -36,9 +37,18 @@ private:
     const graph::TensorDesc& in(size_t i) const { return m_.tensor(op_.inputs.at(i)); }
     const graph::TensorDesc& out() const { return m_.tensor(op_.outputs.at(0)); }
 
+    // An input as the kernels index it. check_model made every declared shape the one
+    // TFLite infers; a value of another shape or size is a bug of the kit, not the model.
     TensorI8 i8(size_t i) const {
-        if (i < inputs_.size() && inputs_[i] != nullptr) return inputs_[i]->as_i8();
-        return constant_i8(in(i));
+        TensorI8 t = i < inputs_.size() && inputs_[i] != nullptr ? inputs_[i]->as_i8()
+                                                                 : constant_i8(in(i));
+        if (t.shape != in(i).shape || t.data.size() != TensorI8::element_count(t.shape)) {
+            throw std::logic_error(fmt::format("operator {}: input {} holds {} values of shape "
+                                               "{}, not the checked {}", op_.index, i,
+                                               t.data.size(), shape_repr(t.shape),
+                                               shape_repr(in(i).shape)));
+        }
+        return t;
     }
     std::vector<int32_t> bias(size_t i) const {
         if (op_.inputs.size() <= i || op_.inputs[i] < 0) return {};
@@ -96,10 +106,6 @@ Value Evaluation::pool() const {
 }
 
 Value Evaluation::concatenation() const {
-    if (op_.activation != graph::Activation::None) {
-        throw Error(fmt::format("fused activation {} is not supported",
-                                graph::activation_name(op_.activation)));
-    }
     std::vector<TensorI8> parts;
     std::vector<QuantParams> quants;
     for (size_t i = 0; i < op_.inputs.size(); ++i) {
