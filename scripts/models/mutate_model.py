@@ -44,10 +44,9 @@ def _conv_stride_w(model):
     _ops(model, schema.BuiltinOperator.CONV_2D)[0].builtinOptions.strideW = 127
 
 
-def _scale(value):
+def _scale(value, builtin=schema.BuiltinOperator.MAX_POOL_2D):
     def edit(model):
-        _output_of(model, schema.BuiltinOperator.MAX_POOL_2D).quantization.scale = \
-            np.array([value], dtype=np.float32)
+        _output_of(model, builtin).quantization.scale = np.array([value], dtype=np.float32)
     return edit
 
 
@@ -70,6 +69,10 @@ REFUSALS = {
                             "operator 5 (RESHAPE): output tensor 15"),
     "scale_nan": (_scale(float("nan")), "quantization scale nan is not positive"),
     "scale_inf": (_scale(float("inf")), "quantization scale inf is not positive"),
+    # Quantizations TFLite's Prepare refuses: a pool that rescales, a softmax not in 1/256.
+    "maxpool_rescales": (_scale(0.5), "operator 2 (MAX_POOL_2D): pool2d: output quantization"),
+    "softmax_output_scale": (_scale(0.5, schema.BuiltinOperator.SOFTMAX),
+                             "operator 7 (SOFTMAX): softmax: output scale 0.5"),
 }
 
 

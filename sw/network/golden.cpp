@@ -26,10 +26,13 @@ using graph::Model;
 using graph::OpKind;
 using graph::Operator;
 
+// One operator's Prepare (its parameters, from the model), then, unless `prepare_only`,
+// its kernel on the input values.
 class Evaluation {
 public:
-    Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs)
-        : m_(m), op_(op), inputs_(inputs) {}
+    Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs,
+               bool prepare_only)
+        : m_(m), op_(op), inputs_(inputs), prepare_only_(prepare_only) {}
 
     Value run() const;
 
@@ -68,10 +71,12 @@ private:
     const Model& m_;
     const Operator& op_;
     const std::vector<const Value*>& inputs_;
+    const bool prepare_only_;
 };
 
 Value Evaluation::conv() const {
     const ConvLayer c = conv_layer(m_, op_, false);
+    if (prepare_only_) return {};
     TensorI8 x = i8(0);
     x.shape = c.input_nhwc;
     TensorI8 y = conv2d_reference(c.layer, x, c.weights, c.bias);
@@ -85,6 +90,7 @@ Value Evaluation::fully_connected() const {
     const FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
         in(1).quant.zero_point.at(0), quant_params(out()));
+    if (prepare_only_) return {};
     TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias(2));
     y.shape = out().shape;
     return Value::of(std::move(y));
@@ -95,6 +101,7 @@ Value Evaluation::depthwise() const {
                                    .dilation_w = op_.dilation_w};
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
+    if (prepare_only_) return {};
     return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
 }
 
@@ -102,20 +109,20 @@ Value Evaluation::pool() const {
     const Pool2dOptions o{.window = window_options(), .filter_h = op_.filter_h,
                           .filter_w = op_.filter_w};
     const Pool2dParams p = prepare_pool2d(in(0).shape, o, quant_params(in(0)), quant_params(out()));
+    if (prepare_only_) return {};
     return Value::of(op_.kind == OpKind::MaxPool2d ? max_pool2d(p, i8(0)) : average_pool2d(p, i8(0)));
 }
 
 Value Evaluation::concatenation() const {
-    std::vector<TensorI8> parts;
     std::vector<QuantParams> quants;
-    for (size_t i = 0; i < op_.inputs.size(); ++i) {
-        parts.push_back(i8(i));
-        quants.push_back(quant_params(in(i)));
-    }
-    std::vector<const TensorI8*> views;
-    for (const TensorI8& t : parts) views.push_back(&t);
+    for (size_t i = 0; i < op_.inputs.size(); ++i) quants.push_back(quant_params(in(i)));
     const ConcatenationParams p =
         prepare_concatenation(in(0).shape.size(), op_.axis, quants, quant_params(out()));
+    if (prepare_only_) return {};
+    std::vector<TensorI8> parts;
+    for (size_t i = 0; i < op_.inputs.size(); ++i) parts.push_back(i8(i));
+    std::vector<const TensorI8*> views;
+    for (const TensorI8& t : parts) views.push_back(&t);
     return Value::of(accel::concatenation(p, views));
 }
 
@@ -124,7 +131,11 @@ Value Evaluation::run() const {
         case OpKind::Conv2d: return conv();
         case OpKind::FullyConnected: return fully_connected();
         case OpKind::DepthwiseConv2d: return depthwise();
-        case OpKind::Add: return Value::of(add(add_params(m_, op_), i8(0), i8(1)));
+        case OpKind::Add: {
+            const AddParams p = add_params(m_, op_);
+            if (prepare_only_) return {};
+            return Value::of(add(p, i8(0), i8(1)));
+        }
         case OpKind::MaxPool2d:
         case OpKind::AveragePool2d: return pool();
         case OpKind::Mean: {
@@ -132,6 +143,7 @@ Value Evaluation::run() const {
             for (int64_t a : constant_ints(in(1))) axes.push_back(static_cast<int>(a));
             const MeanParams p = prepare_mean(in(0).shape.size(), axes, op_.keep_dims,
                                               quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             TensorI8 y = mean(p, i8(0));
             y.shape = out().shape;
             return Value::of(std::move(y));
@@ -140,25 +152,36 @@ Value Evaluation::run() const {
             const std::vector<int64_t> flat = pad_amounts(m_, op_);
             std::vector<std::array<int64_t, 2>> pairs;
             for (size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back({flat[i], flat[i + 1]});
-            return Value::of(pad(prepare_pad(pairs, quant_params(out())), i8(0)));
+            const PadParams p = prepare_pad(pairs, quant_params(out()));
+            if (prepare_only_) return {};
+            return Value::of(pad(p, i8(0)));
         }
         case OpKind::Reshape: {
+            if (prepare_only_) return {};
             TensorI8 y = i8(0);
             y.shape = out().shape;
             return Value::of(std::move(y));
         }
         case OpKind::Softmax: {
             const SoftmaxParams p = prepare_softmax(op_.beta, quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             return Value::of(softmax(p, i8(0)));
         }
         case OpKind::Quantize: {
             if (in(0).type == graph::DType::Float32) {
-                return Value::of(quantize(quant_params(out()), inputs_.at(0)->as_f32()));
+                const QuantParams q = quant_params(out());
+                if (prepare_only_) return {};
+                return Value::of(quantize(q, inputs_.at(0)->as_f32()));
             }
             const RequantizeParams p = prepare_requantize(quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             return Value::of(requantize(p, i8(0)));
         }
-        case OpKind::Dequantize: return Value::of(dequantize(quant_params(in(0)), i8(0)));
+        case OpKind::Dequantize: {
+            const QuantParams q = quant_params(in(0));
+            if (prepare_only_) return {};
+            return Value::of(dequantize(q, i8(0)));
+        }
         case OpKind::Concatenation: return concatenation();
     }
     throw Error("unknown operator kind");
@@ -166,13 +189,26 @@ Value Evaluation::run() const {
 
 }  // namespace
 
-Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+namespace {
+
+Value evaluate_or_prepare(const Model& model, const Operator& op,
+                          const std::vector<const Value*>& inputs, bool prepare_only) {
     try {
-        return Evaluation(model, op, inputs).run();
+        return Evaluation(model, op, inputs, prepare_only).run();
     } catch (const Error& e) {
         throw Error(fmt::format("operator {} ({}): {}", op.index, graph::op_kind_name(op.kind),
                                 e.what()));
     }
+}
+
+}  // namespace
+
+Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+    return evaluate_or_prepare(model, op, inputs, false);
+}
+
+void prepare(const Model& model, const Operator& op) {
+    evaluate_or_prepare(model, op, {}, true);
 }
 
 }  // namespace accel::network

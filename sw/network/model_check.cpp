@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "network/golden.hpp"
 #include "network/tflite_ops.hpp"
 #include "ops/padding.hpp"
 
@@ -346,6 +347,7 @@ void check_model(const Model& m) {
             fail(fmt::format("{}: output {} is declared {}; the operator computes {}", where,
                              tensor_name(m, y), dims(m.tensor(y).shape), dims(want)));
         }
+        prepare(m, op);  // its quantization and options, as it will run
     }
 }
 

@@ -8,6 +8,9 @@
 //   TFLite's Prepare computes it, and must equal the shape the model declares. The
 //   golden operators and the graph compiler read declared shapes; after this check those
 //   are the inferred ones, so every buffer they index holds what its shape says.
+// - Prepare: each operator's parameters computed as it will run them (network/golden.hpp),
+//   so a quantization TFLite's Prepare refuses (a SOFTMAX output scale other than 1/256,
+//   a pool that changes the scale, an ADD rescaling out of range) stops the model here.
 // - Sizes: every tensor has at most graph::kMaxTensorElements elements and all of them
 //   together at most that many bytes, so no element count, byte size or arena offset
 //   overflows.

@@ -257,12 +257,12 @@ TEST(ModelCheck, ReshapeTakesTheShapeItIsGiven) {
 }
 
 TEST(ModelCheck, EveryTensorIsWrittenOnceBeforeItIsRead) {
-    // x -> SOFTMAX -> a -> SOFTMAX -> b, then edits of that data flow.
+    // x -> QUANTIZE -> a -> QUANTIZE -> b, then edits of that data flow.
     const auto chain = [] {
         Builder b;
         const int x = b.act({1, 4}), a = b.act({1, 4}), c = b.act({1, 4});
-        b.op(OpKind::Softmax, {x}, a);
-        b.op(OpKind::Softmax, {a}, c);
+        b.op(OpKind::Quantize, {x}, a);
+        b.op(OpKind::Quantize, {a}, c);
         b.io({x}, {c});
         return b.m;
     };
@@ -270,18 +270,18 @@ TEST(ModelCheck, EveryTensorIsWrittenOnceBeforeItIsRead) {
     Model m = chain();
     std::swap(m.operators[0].inputs, m.operators[1].inputs);  // operator order
     std::swap(m.operators[0].outputs, m.operators[1].outputs);
-    EXPECT_TRUE(refused_with(m, "operator 0 (SOFTMAX): reads tensor 1 ('t1') before operator 1 "
+    EXPECT_TRUE(refused_with(m, "operator 0 (QUANTIZE): reads tensor 1 ('t1') before operator 1 "
                                 "writes it"));
     m = chain();
     m.operators[1].outputs = {1};
-    EXPECT_TRUE(refused_with(m, "operator 1 (SOFTMAX): writes tensor 1 ('t1'), which operator 0 "
+    EXPECT_TRUE(refused_with(m, "operator 1 (QUANTIZE): writes tensor 1 ('t1'), which operator 0 "
                                 "writes too"));
     m = chain();
     m.operators[0].outputs = {0};
-    EXPECT_TRUE(refused_with(m, "operator 0 (SOFTMAX): writes tensor 0 ('t0'), a graph input"));
+    EXPECT_TRUE(refused_with(m, "operator 0 (QUANTIZE): writes tensor 0 ('t0'), a graph input"));
     m = chain();
     m.inputs = {1};
-    EXPECT_TRUE(refused_with(m, "operator 0 (SOFTMAX): reads tensor 0 ('t0'), which is no graph "
+    EXPECT_TRUE(refused_with(m, "operator 0 (QUANTIZE): reads tensor 0 ('t0'), which is no graph "
                                 "input, constant or operator's output"));
     m = chain();
     m.tensors.push_back(m.tensors[0]);
@@ -299,6 +299,21 @@ TEST(ModelCheck, EveryTensorIsWrittenOnceBeforeItIsRead) {
     m.tensors[1].shape = m.tensors[2].shape = {1, 0};
     EXPECT_TRUE(refused_with(m, "graph input tensor 0 ('t0'): it has shape [1,0]; every "
                                 "dimension must be at least 1"));
+}
+
+TEST(ModelCheck, EveryOperatorIsPreparedAsItWillRun) {
+    Builder b;  // x -> MAX_POOL_2D -> p -> SOFTMAX -> y, each quantization as TFLite needs it
+    const int x = b.act({1, 4, 4, 2}), p = b.act({1, 2, 2, 2}), y = b.act({1, 2, 2, 2});
+    b.m.tensors[static_cast<size_t>(y)].quant = {{1.0f / 256}, {-128}, 0};
+    Operator& pool = b.op(OpKind::MaxPool2d, {x}, p);
+    pool.filter_h = pool.filter_w = pool.stride_h = pool.stride_w = 2;
+    b.op(OpKind::Softmax, {p}, y);
+    EXPECT_EQ(error_of(b.io({x}, {y})), "<accepted>");
+    b.m.tensors[static_cast<size_t>(y)].quant = {{0.5f}, {0}, 0};
+    EXPECT_TRUE(refused_with(b.m, "operator 1 (SOFTMAX): softmax: output scale 0.5 and zero "
+                                  "point 0 must be 1/256 and -128"));
+    b.m.tensors[static_cast<size_t>(p)].quant = {{0.25f}, {0}, 0};
+    EXPECT_TRUE(refused_with(b.m, "operator 0 (MAX_POOL_2D): pool2d: output quantization"));
 }
 
 TEST(ModelCheck, TensorsTogetherStayWithinTheLimit) {
