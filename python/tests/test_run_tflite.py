@@ -10,7 +10,7 @@ import accel
 from conftest import REPO, without_timings
 
 sys.path.insert(0, str(REPO / "scripts" / "models"))
-from mutate_model import REFUSALS, mutate  # noqa: E402  (the refused edits of the digits model)
+from mutate_model import REFUSALS, edit_model, mutate  # noqa: E402  (edits of the digits model)
 
 
 def cli_run(cli, tmp_path, model, *options):
@@ -79,3 +79,16 @@ def test_refused_models_raise_the_clis_error(cli, tmp_path, models_dir, mutation
         accel.run_tflite(model, backend="fsim")
     assert REFUSALS[mutation][1] in str(raised.value)
     assert str(raised.value) == cli.error("run", model, "--backend", "fsim")
+
+
+def test_names_from_the_file_stay_on_one_line(tmp_path, models_dir):
+    """A tensor name is the file's: its control bytes are quoted, never printed raw."""
+    model = tmp_path / "renamed.tflite"
+
+    def rename_input(m):
+        m.subgraphs[0].tensors[m.subgraphs[0].inputs[0]].name = b"in\nput"
+
+    edit_model(models_dir / "digits.tflite", rename_input, model)
+    with pytest.raises(accel.Error, match=r"^inputs\[0\]: shape \(2, 2\) but the model's input "
+                                          r"'in\\x0aput' is \(1, 8, 8, 1\)$"):
+        accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)], backend="ref")

@@ -78,10 +78,15 @@ REFUSALS = {
 
 def mutate(model_path, name, out_path):
     """Writes `model_path` with the mutation `name` applied to `out_path`."""
+    edit_model(model_path, REFUSALS[name][0], out_path)
+
+
+def edit_model(model_path, edit, out_path):
+    """Writes `model_path` with `edit` (a function of the ModelT) applied to `out_path`."""
     with open(model_path, "rb") as f:
         buf = f.read()
     model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(buf, 0))
-    REFUSALS[name][0](model)
+    edit(model)
     builder = flatbuffers.Builder(len(buf))
     builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
     with open(out_path, "wb") as f:

@@ -17,6 +17,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "base/portable_random.hpp"
+#include "base/text.hpp"
 #include "formats/npy.hpp"
 #include "formats/tflite_reader.hpp"
 #include "hw/hw_config.hpp"
@@ -102,7 +103,7 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
     const bool is_float = d.type == graph::DType::Float32;
     if (!is_float && d.type != graph::DType::Int8) {
         throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 or float32",
-                                d.name, graph::dtype_name(d.type)));
+                                printable(d.name), graph::dtype_name(d.type)));
     }
     if (a.input.empty() && given == nullptr) {
         if (is_float) {
@@ -120,7 +121,7 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
     if (v.shape != d.shape) {
         throw Error(fmt::format("{}: shape {} but the model's input '{}' is {}",
                                 given != nullptr ? source : "--input " + a.input,
-                                shape_repr(v.shape), d.name, shape_repr(d.shape)));
+                                shape_repr(v.shape), printable(d.name), shape_repr(d.shape)));
     }
     return v;
 }
