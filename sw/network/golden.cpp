@@ -53,10 +53,6 @@ private:
         }
         return t;
     }
-    std::vector<int32_t> bias(size_t i) const {
-        if (op_.inputs.size() <= i || op_.inputs[i] < 0) return {};
-        return constant_i32(in(i));
-    }
     // What every sliding-window operator reads from the model alike.
     WindowOptions window_options() const {
         return {.padding = padding_kind(op_.padding), .stride_h = op_.stride_h,
@@ -90,8 +86,9 @@ Value Evaluation::fully_connected() const {
     const FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
         in(1).quant.zero_point.at(0), quant_params(out()));
+    const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(0));
     if (prepare_only_) return {};
-    TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias(2));
+    TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias);
     y.shape = out().shape;
     return Value::of(std::move(y));
 }
@@ -101,8 +98,9 @@ Value Evaluation::depthwise() const {
                                    .dilation_w = op_.dilation_w};
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
+    const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(3));
     if (prepare_only_) return {};
-    return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
+    return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias));
 }
 
 Value Evaluation::pool() const {
