@@ -44,6 +44,10 @@ def _conv_stride_w(model):
     _ops(model, schema.BuiltinOperator.CONV_2D)[0].builtinOptions.strideW = 127
 
 
+def _quantized_dimension(model):
+    _output_of(model, schema.BuiltinOperator.FULLY_CONNECTED).quantization.quantizedDimension = 3
+
+
 def _scale(value, builtin=schema.BuiltinOperator.MAX_POOL_2D):
     def edit(model):
         _output_of(model, builtin).quantization.scale = np.array([value], dtype=np.float32)
@@ -69,6 +73,9 @@ REFUSALS = {
                             "operator 5 (RESHAPE): output tensor 15"),
     "scale_nan": (_scale(float("nan")), "quantization scale nan is not positive"),
     "scale_inf": (_scale(float("inf")), "quantization scale inf is not positive"),
+    "quantized_dimension_3": (_quantized_dimension,
+                              "tensor 16 (digits_1/fc_1/MatMul;digits_1/fc_1/BiasAdd): quantized "
+                              "dimension 3 is out of range for rank 2"),
     # Quantizations TFLite's Prepare refuses: a pool that rescales, a softmax not in 1/256.
     "maxpool_rescales": (_scale(0.5), "operator 2 (MAX_POOL_2D): pool2d: output quantization"),
     "softmax_output_scale": (_scale(0.5, schema.BuiltinOperator.SOFTMAX),

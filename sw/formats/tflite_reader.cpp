@@ -171,12 +171,15 @@ private:
             fail_here(fmt::format("quantization has {} scales and {} zero points",
                                   quant.scale.size(), quant.zero_point.size()));
         }
+        // TFLite checks the quantized dimension of every tensor with scales, per tensor too
+        // (a scalar's only when per channel).
+        const auto rank = static_cast<int32_t>(out.shape.size());
+        if (!quant.empty() && (rank > 0 || quant.per_channel()) &&
+            (quant.axis < 0 || quant.axis >= rank)) {
+            fail_here(fmt::format("quantized dimension {} is out of range for rank {}",
+                                  quant.axis, rank));
+        }
         if (quant.per_channel()) {
-            const auto rank = static_cast<int32_t>(out.shape.size());
-            if (quant.axis < 0 || quant.axis >= rank) {
-                fail_here(fmt::format("quantized dimension {} is out of range for rank {}",
-                                      quant.axis, rank));
-            }
             const int64_t channels = out.shape[static_cast<size_t>(quant.axis)];
             if (static_cast<int64_t>(quant.scale.size()) != channels) {
                 fail_here(fmt::format("{} scales for {} channels along dimension {}",

@@ -815,6 +815,10 @@ TEST(TfliteReader, RejectsModelStructuresItCannotRun) {
     EXPECT_TRUE(rejected_with(one_reshape(s),
                               "tensor 0 (t): 3 scales for 4 channels along dimension 1"));
     s = good;
+    s.quant = Quant{{0.5f}, {0}, 3};  // per tensor, and still checked as TFLite does
+    EXPECT_TRUE(rejected_with(one_reshape(s),
+                              "tensor 0 (t): quantized dimension 3 is out of range for rank 2"));
+    s = good;
     s.quant = Quant{{0.5f}, {200}};
     EXPECT_TRUE(rejected_with(one_reshape(s),
                               "tensor 0 (t): zero point 200 is out of the int8 range"));
