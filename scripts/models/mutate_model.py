@@ -90,14 +90,23 @@ def mutate(model_path, name, out_path):
 
 def edit_model(model_path, edit, out_path):
     """Writes `model_path` with `edit` (a function of the ModelT) applied to `out_path`."""
-    with open(model_path, "rb") as f:
-        buf = f.read()
-    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(buf, 0))
+    model = load_model(model_path)
     edit(model)
-    builder = flatbuffers.Builder(len(buf))
-    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
     with open(out_path, "wb") as f:
-        f.write(builder.Output())
+        f.write(model_bytes(model))
+
+
+def load_model(path):
+    """The model file as LiteRT's object API reads it (a ModelT)."""
+    with open(path, "rb") as f:
+        return schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(f.read(), 0))
+
+
+def model_bytes(model):
+    """A ModelT as a .tflite file's bytes."""
+    builder = flatbuffers.Builder(4096)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
 
 
 def main(argv):
