@@ -28,10 +28,17 @@ bench: build
 	@scripts/bench/run $(BUILD)
 
 # The libFuzzer harnesses of tests/fuzz, FUZZ_SECONDS each, built with clang in
-# $(BUILD)/fuzz; what they find is saved in $(BUILD)/fuzz/findings/<harness>/.
+# $(BUILD)/fuzz; what they find is saved in $(BUILD)/fuzz/findings/<harness>/. Then the
+# structural fuzzer (docs/reliability.md, "Model validation"): FUZZ_MUTANTS random field
+# edits of the digits model through accel run on ref and fsim, against LiteRT; failing
+# mutants are saved in $(BUILD)/fuzz/findings/structural/.
 FUZZ_SECONDS ?= 600
-fuzz: deps
+FUZZ_MUTANTS ?= 10000
+fuzz: build
 	@scripts/fuzz all $(BUILD)/fuzz $(FUZZ_SECONDS)
+	@scripts/models/make-models $(BUILD) digits > /dev/null
+	@$(BUILD)/venv/bin/python scripts/models/structural_fuzz.py $(BUILD)/models/digits.tflite \
+	    --accel $(BUILD)/sw/accel --mutants $(FUZZ_MUTANTS) --save $(BUILD)/fuzz/findings/structural
 
 # The unit, e2e and integration suites built with ASan and UBSan (ACCEL_SANITIZE=ON) in
 # $(BUILD)/sanitize.

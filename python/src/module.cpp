@@ -80,7 +80,17 @@ PYBIND11_MODULE(_accel, m) {
     namespace py = pybind11;
     using namespace accel::python;
     m.doc() = "The int8 accelerator kit's runtime (see the accel package).";
-    py::register_exception<accel::Error>(m, "Error", PyExc_ValueError);
+    // The exception object lives in register_exception's own static.
+    static const py::exception<accel::Error>* error =
+        &py::register_exception<accel::Error>(m, "Error", PyExc_ValueError);
+    // As the CLI: a failed allocation is too large an input, accel.Error, not MemoryError.
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const std::bad_alloc&) {
+            PyErr_SetString(error->ptr(), accel::kOutOfMemory);
+        }
+    });
     py::register_exception<accel::DeviceError>(m, "DeviceError", PyExc_RuntimeError);
     m.attr("__version__") = accel::cli::kVersion;
     m.attr("git_revision") = accel::cli::kGitRevision;

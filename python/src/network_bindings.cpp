@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
-#include "formats/tflite_reader.hpp"
 #include "network/value.hpp"
 #include "bindings.hpp"
 #include "numpy_tensors.hpp"
@@ -56,7 +55,7 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& inp
     cli::check_args(a);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = hw_params_of(hw_arg);
-    const graph::Model model = read_tflite(a.model);
+    const graph::Model model = cli::read_model(a.model);
     const std::vector<Value> model_inputs = cli::model_inputs(a, model, given_inputs(inputs, model));
     RunOptions run_options;
     run_options.check = a.check;

@@ -1,6 +1,8 @@
 """accel.conv2d against `accel conv2d`: the same output and report for the same tensors
 on every backend, and the CLI's errors as exceptions."""
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -109,3 +111,66 @@ def test_exceptions_are_python_kinds():
     assert issubclass(accel.Error, ValueError)
     assert issubclass(accel.DeviceError, RuntimeError)
     assert not issubclass(accel.DeviceError, accel.Error)
+
+
+@pytest.mark.parametrize("scale", ["nan", "inf"])
+def test_non_finite_scales_read_as_the_cli_says(cli, tmp_path, rng, scale):
+    x, w, bias = layer_tensors(rng)
+    with pytest.raises(accel.Error) as raised:
+        accel.conv2d(x, w, bias, scale=float(scale), backend="fsim")
+    assert str(raised.value) == f"--scale '{scale}': not a finite number"
+    for name, array in (("x", x), ("w", w)):
+        np.save(tmp_path / f"{name}.npy", array)
+    assert str(raised.value) == cli.error("conv2d", "--input", tmp_path / "x.npy", "--weights",
+                                          tmp_path / "w.npy", "--output", tmp_path / "y.npy",
+                                          "--scale", scale)
+
+
+def test_exotic_layouts_read_the_same_values(rng):
+    """Negative strides, Fortran order and broadcasting (zero strides) are copied element
+    by element, as a C-ordered copy of the same values is."""
+    x, w, bias = layer_tensors(rng)
+    broadcast = np.broadcast_to(x[:, :1], x.shape)
+    reversed_rows = np.ascontiguousarray(x[:, ::-1])[:, ::-1]
+    assert broadcast.strides[1] == 0 and reversed_rows.strides[1] < 0
+    every_other_channel = np.repeat(x, 2, axis=3)[..., ::2]
+    for view in (broadcast, reversed_rows, np.asfortranarray(x), every_other_channel):
+        want, _ = accel.conv2d(np.ascontiguousarray(view), w, bias, scale=0.001, backend="ref")
+        got, _ = accel.conv2d(view, np.asfortranarray(w), bias[::-1][::-1], scale=0.001,
+                              backend="ref")
+        np.testing.assert_array_equal(got, want)
+        assert np.unique(got).size > 10  # outputs that are not all clipped
+
+
+@pytest.mark.parametrize("shape", [(1, 1 << 20, 1 << 20, 16), (1, 1 << 16, 1 << 12, 16)])
+def test_inputs_beyond_4_gib_are_refused_before_any_allocation(shape):
+    """A broadcast array describes 16 TiB (issue 30's R4: once a SIGSEGV) or 4 GiB in a
+    few bytes; its size is checked before anything is copied."""
+    x = np.broadcast_to(np.int8(0), shape)
+    w = np.zeros((1, 1, 16, 16), np.int8)
+    with pytest.raises(accel.Error, match=r"^x: shape \(1, \d+, \d+, 16\) is larger than the "
+                                          r"4 GiB a device addresses$"):
+        accel.conv2d(x, w, scale=0.001, backend="fsim")
+
+
+@pytest.mark.parametrize("rows, message", [
+    (1 << 15, "x: 2147483648 bytes of shape (1, 32768, 16384, 4): out of memory: the tensors "
+              "are too large for this machine"),
+    (1 << 14, "out of memory: the tensors are too large for this machine"),
+])
+def test_an_allocation_that_fails_is_an_accel_error(rows, message):
+    """Under a 1.5 GiB address-space limit, a 2 GiB input cannot be copied; a 1 GiB one
+    can, and the run's own allocations fail: accel.Error (the CLI's exit 2) either way,
+    never MemoryError."""
+    script = (
+        "import resource, numpy as np, accel\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))\n"
+        f"x = np.broadcast_to(np.int8(1), (1, {rows}, 1 << 14, 4))\n"
+        "try:\n"
+        "    accel.conv2d(x, np.ones((1, 1, 4, 4), np.int8), scale=0.001, backend='ref')\n"
+        "except accel.Error as e:\n"
+        "    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == message + "\n"

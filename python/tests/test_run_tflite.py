@@ -1,12 +1,16 @@
 """accel.run_tflite against `accel run`: the same outputs and report for the same model and
 input on every backend."""
 import json
+import sys
 
 import numpy as np
 import pytest
 
 import accel
-from conftest import without_timings
+from conftest import REPO, without_timings
+
+sys.path.insert(0, str(REPO / "scripts" / "models"))
+from mutate_model import REFUSALS, edit_model, mutate  # noqa: E402  (edits of the digits model)
 
 
 def cli_run(cli, tmp_path, model, *options):
@@ -65,3 +69,26 @@ def test_run_errors_are_the_clis(cli, tmp_path, models_dir):
     with pytest.raises(accel.Error) as raised:
         accel.run_tflite(missing, backend="ref")
     assert str(raised.value) == cli.error("run", missing, "--backend", "ref")
+
+
+@pytest.mark.parametrize("mutation", sorted(REFUSALS))
+def test_refused_models_raise_the_clis_error(cli, tmp_path, models_dir, mutation):
+    model = tmp_path / f"{mutation}.tflite"
+    mutate(models_dir / "digits.tflite", mutation, model)
+    with pytest.raises(accel.Error) as raised:
+        accel.run_tflite(model, backend="fsim")
+    assert REFUSALS[mutation][1] in str(raised.value)
+    assert str(raised.value) == cli.error("run", model, "--backend", "fsim")
+
+
+def test_names_from_the_file_stay_on_one_line(tmp_path, models_dir):
+    """A tensor name is the file's: its control bytes are quoted, never printed raw."""
+    model = tmp_path / "renamed.tflite"
+
+    def rename_input(m):
+        m.subgraphs[0].tensors[m.subgraphs[0].inputs[0]].name = b"in\nput"
+
+    edit_model(models_dir / "digits.tflite", rename_input, model)
+    with pytest.raises(accel.Error, match=r"^inputs\[0\]: shape \(2, 2\) but the model's input "
+                                          r"'in\\x0aput' is \(1, 8, 8, 1\)$"):
+        accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)], backend="ref")

@@ -125,8 +125,9 @@ void set_requantization(const Conv2dArgs& a, const Conv2dTensors& given, int64_t
     }
     if (!a.scale.empty()) {
         QuantizedMultiplier q{};
+        const double scale = parse_double("--scale", a.scale);  // names the option itself
         try {
-            q = quantize_multiplier(parse_double("--scale", a.scale));
+            q = quantize_multiplier(scale);
         } catch (const Error& e) {  // the library says "scale ...": name the option
             throw Error(std::string("--") + e.what());
         }

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
         std::cerr << "error: device failure: " << e.what() << '\n';
         return 3;
     } catch (const std::bad_alloc&) {
-        std::cerr << "error: out of memory: the tensors are too large for this machine\n";
+        std::cerr << "error: " << accel::kOutOfMemory << '\n';
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "error: internal: " << e.what() << '\n';

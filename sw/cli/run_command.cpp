@@ -17,10 +17,12 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "base/portable_random.hpp"
+#include "base/text.hpp"
 #include "formats/npy.hpp"
 #include "formats/tflite_reader.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
+#include "network/model_check.hpp"
 #include "network/network_plan.hpp"
 #include "runtime/network_runner.hpp"
 #include "runtime/report.hpp"
@@ -81,6 +83,16 @@ void check_args(const RunArgs& a) {
     }
 }
 
+graph::Model read_model(const std::string& path) {
+    graph::Model model = read_tflite(path);
+    try {
+        network::check_model(model);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", path, e.what()));
+    }
+    return model;
+}
+
 namespace {
 
 // One model input: handed over in memory, from --input, or a reproducible random draw
@@ -91,7 +103,7 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
     const bool is_float = d.type == graph::DType::Float32;
     if (!is_float && d.type != graph::DType::Int8) {
         throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 or float32",
-                                d.name, graph::dtype_name(d.type)));
+                                printable(d.name), graph::dtype_name(d.type)));
     }
     if (a.input.empty() && given == nullptr) {
         if (is_float) {
@@ -109,7 +121,7 @@ Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& 
     if (v.shape != d.shape) {
         throw Error(fmt::format("{}: shape {} but the model's input '{}' is {}",
                                 given != nullptr ? source : "--input " + a.input,
-                                shape_repr(v.shape), d.name, shape_repr(d.shape)));
+                                shape_repr(v.shape), printable(d.name), shape_repr(d.shape)));
     }
     return v;
 }
@@ -284,7 +296,7 @@ int run_run(const std::vector<std::string>& args) {
     check_args(a);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
-    const graph::Model model = read_tflite(a.model);
+    const graph::Model model = read_model(a.model);
     const std::vector<Value> inputs = model_inputs(a, model);
     ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;

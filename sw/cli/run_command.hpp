@@ -24,6 +24,10 @@ struct RunArgs {
 // The rules the options must keep (a model, the backend's, the output paths).
 void check_args(const RunArgs& a);
 
+// The model file read and checked whole (network/model_check.hpp) before anything runs;
+// every error starts with the file's path.
+graph::Model read_model(const std::string& path);
+
 // The model's inputs: `given` (one per model input, in memory, each checked against the
 // model's shape), else --input, else a random draw from --seed.
 std::vector<network::Value> model_inputs(const RunArgs& a, const graph::Model& m,

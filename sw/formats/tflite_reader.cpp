@@ -36,8 +36,6 @@ using graph::Padding;
 // A flatbuffer addresses at most 2 GiB; bigger TFLite models keep their buffers
 // outside it, which we do not support.
 constexpr size_t kMaxModelBytes = FLATBUFFERS_MAX_BUFFER_SIZE;
-// Far beyond any model the kit runs; keeps element counts and byte sizes from overflowing.
-constexpr int64_t kMaxElements = int64_t{1} << 40;
 
 [[noreturn]] void fail(const std::string& message) { throw Error(message); }
 
@@ -151,9 +149,10 @@ private:
                                              fmt::join(out.shape, ",")));
             // The product of the non-zero dimensions, saturating past the limit: then no
             // product of dimensions, in any order, overflows.
-            if (d > 0) count = count > kMaxElements / d ? kMaxElements + 1 : count * d;
+            constexpr int64_t limit = graph::kMaxTensorElements;
+            if (d > 0) count = count > limit / d ? limit + 1 : count * d;
         }
-        if (count > kMaxElements) {
+        if (count > graph::kMaxTensorElements) {
             fail_here(fmt::format("shape [{}] is too large", fmt::join(out.shape, ",")));
         }
     }
@@ -172,12 +171,15 @@ private:
             fail_here(fmt::format("quantization has {} scales and {} zero points",
                                   quant.scale.size(), quant.zero_point.size()));
         }
+        // TFLite checks the quantized dimension of every tensor with scales, per tensor too
+        // (a scalar's only when per channel).
+        const auto rank = static_cast<int32_t>(out.shape.size());
+        if (!quant.empty() && (rank > 0 || quant.per_channel()) &&
+            (quant.axis < 0 || quant.axis >= rank)) {
+            fail_here(fmt::format("quantized dimension {} is out of range for rank {}",
+                                  quant.axis, rank));
+        }
         if (quant.per_channel()) {
-            const auto rank = static_cast<int32_t>(out.shape.size());
-            if (quant.axis < 0 || quant.axis >= rank) {
-                fail_here(fmt::format("quantized dimension {} is out of range for rank {}",
-                                      quant.axis, rank));
-            }
             const int64_t channels = out.shape[static_cast<size_t>(quant.axis)];
             if (static_cast<int64_t>(quant.scale.size()) != channels) {
                 fail_here(fmt::format("{} scales for {} channels along dimension {}",
@@ -248,10 +250,11 @@ public:
                 int_constant(1, "paddings");
                 break;
             case OpKind::Reshape:
-                // The output tensor's shape is the new shape; ReshapeOptions repeat it.
+                // The new shape: a shape vector, else ReshapeOptions (network/model_check.hpp).
                 expect_inputs(1, 2);
                 activation_input(0);
                 if (out_.inputs.size() == 2) int_constant(1, "shape");
+                read_reshape_options();
                 break;
             case OpKind::Softmax: read_softmax(); break;
             case OpKind::Quantize:
@@ -560,12 +563,25 @@ private:
         out_.beta = options<fb::SoftmaxOptions>(true)->beta();
     }
 
+    void read_reshape_options() {
+        const auto* o = options<fb::ReshapeOptions>(false);
+        if (o && o->new_shape()) {
+            const std::vector<int32_t> s = to_vector(o->new_shape());
+            out_.new_shape = std::vector<int64_t>(s.begin(), s.end());
+        }
+    }
+
     void read_concatenation() {
         expect_inputs(1, SIZE_MAX);
         for (size_t i = 0; i < out_.inputs.size(); ++i) activation_input(i);
         if (const auto* o = options<fb::ConcatenationOptions>(false)) {
             out_.axis = o->axis();
-            out_.activation = activation(o->fused_activation_function());
+            // TFLite's Prepare takes no fused activation here.
+            if (activation(o->fused_activation_function()) != Activation::None) {
+                fail_here(fmt::format("fused activation {} is not supported",
+                                      fb::EnumNameActivationFunctionType(
+                                          o->fused_activation_function())));
+            }
         }
     }
 
@@ -633,6 +649,8 @@ graph::Model read_model(const fb::Model& fbm) {
     }
     model.inputs = graph_tensors(sg.inputs(), "input", model.tensors.size());
     model.outputs = graph_tensors(sg.outputs(), "output", model.tensors.size());
+    // A run's result is its outputs: a model without one has nothing to give back.
+    if (model.outputs.empty()) fail("the model has no outputs (subgraph 0 lists none)");
 
     const auto* codes = fbm.operator_codes();
     if (const auto* ops = sg.operators()) {

@@ -6,10 +6,16 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace accel::graph {
+
+// Far beyond any model the kit runs: readers refuse a tensor with more elements, and the
+// model check (network/model_check.hpp) tensors whose bytes add up to more, so that no
+// element count, byte size or offset overflows.
+constexpr int64_t kMaxTensorElements = int64_t{1} << 40;
 
 enum class DType { Int8, UInt8, Int16, Int32, Int64, Float32, Bool, Other };
 const char* dtype_name(DType);  // "int8", "float32", ...
@@ -73,6 +79,9 @@ struct Operator {
     bool keep_dims = false;      // mean
     bool keep_num_dims = false;  // fully connected
     float beta = 1.0f;           // softmax
+    // Reshape: ReshapeOptions.new_shape when the model gives it (TFLite reads it only
+    // when no int32 shape vector is the second input).
+    std::optional<std::vector<int64_t>> new_shape;
 };
 
 struct Model {

@@ -1,6 +1,7 @@
 #include "network/golden.hpp"
 
 #include <array>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -25,10 +26,13 @@ using graph::Model;
 using graph::OpKind;
 using graph::Operator;
 
+// One operator's Prepare (its parameters, from the model), then, unless `prepare_only`,
+// its kernel on the input values.
 class Evaluation {
 public:
-    Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs)
-        : m_(m), op_(op), inputs_(inputs) {}
+    Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs,
+               bool prepare_only)
+        : m_(m), op_(op), inputs_(inputs), prepare_only_(prepare_only) {}
 
     Value run() const;
 
@@ -36,13 +40,18 @@ private:
     const graph::TensorDesc& in(size_t i) const { return m_.tensor(op_.inputs.at(i)); }
     const graph::TensorDesc& out() const { return m_.tensor(op_.outputs.at(0)); }
 
+    // An input as the kernels index it. check_model made every declared shape the one
+    // TFLite infers; a value of another shape or size is a bug of the kit, not the model.
     TensorI8 i8(size_t i) const {
-        if (i < inputs_.size() && inputs_[i] != nullptr) return inputs_[i]->as_i8();
-        return constant_i8(in(i));
-    }
-    std::vector<int32_t> bias(size_t i) const {
-        if (op_.inputs.size() <= i || op_.inputs[i] < 0) return {};
-        return constant_i32(in(i));
+        TensorI8 t = i < inputs_.size() && inputs_[i] != nullptr ? inputs_[i]->as_i8()
+                                                                 : constant_i8(in(i));
+        if (t.shape != in(i).shape || t.data.size() != TensorI8::element_count(t.shape)) {
+            throw std::logic_error(fmt::format("operator {}: input {} holds {} values of shape "
+                                               "{}, not the checked {}", op_.index, i,
+                                               t.data.size(), shape_repr(t.shape),
+                                               shape_repr(in(i).shape)));
+        }
+        return t;
     }
     // What every sliding-window operator reads from the model alike.
     WindowOptions window_options() const {
@@ -58,10 +67,12 @@ private:
     const Model& m_;
     const Operator& op_;
     const std::vector<const Value*>& inputs_;
+    const bool prepare_only_;
 };
 
 Value Evaluation::conv() const {
     const ConvLayer c = conv_layer(m_, op_, false);
+    if (prepare_only_) return {};
     TensorI8 x = i8(0);
     x.shape = c.input_nhwc;
     TensorI8 y = conv2d_reference(c.layer, x, c.weights, c.bias);
@@ -75,7 +86,9 @@ Value Evaluation::fully_connected() const {
     const FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
         in(1).quant.zero_point.at(0), quant_params(out()));
-    TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias(2));
+    const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(0));
+    if (prepare_only_) return {};
+    TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias);
     y.shape = out().shape;
     return Value::of(std::move(y));
 }
@@ -85,31 +98,29 @@ Value Evaluation::depthwise() const {
                                    .dilation_w = op_.dilation_w};
     const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
-    return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias(2)));
+    const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(3));
+    if (prepare_only_) return {};
+    return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias));
 }
 
 Value Evaluation::pool() const {
     const Pool2dOptions o{.window = window_options(), .filter_h = op_.filter_h,
                           .filter_w = op_.filter_w};
     const Pool2dParams p = prepare_pool2d(in(0).shape, o, quant_params(in(0)), quant_params(out()));
+    if (prepare_only_) return {};
     return Value::of(op_.kind == OpKind::MaxPool2d ? max_pool2d(p, i8(0)) : average_pool2d(p, i8(0)));
 }
 
 Value Evaluation::concatenation() const {
-    if (op_.activation != graph::Activation::None) {
-        throw Error(fmt::format("fused activation {} is not supported",
-                                graph::activation_name(op_.activation)));
-    }
-    std::vector<TensorI8> parts;
     std::vector<QuantParams> quants;
-    for (size_t i = 0; i < op_.inputs.size(); ++i) {
-        parts.push_back(i8(i));
-        quants.push_back(quant_params(in(i)));
-    }
-    std::vector<const TensorI8*> views;
-    for (const TensorI8& t : parts) views.push_back(&t);
+    for (size_t i = 0; i < op_.inputs.size(); ++i) quants.push_back(quant_params(in(i)));
     const ConcatenationParams p =
         prepare_concatenation(in(0).shape.size(), op_.axis, quants, quant_params(out()));
+    if (prepare_only_) return {};
+    std::vector<TensorI8> parts;
+    for (size_t i = 0; i < op_.inputs.size(); ++i) parts.push_back(i8(i));
+    std::vector<const TensorI8*> views;
+    for (const TensorI8& t : parts) views.push_back(&t);
     return Value::of(accel::concatenation(p, views));
 }
 
@@ -118,7 +129,11 @@ Value Evaluation::run() const {
         case OpKind::Conv2d: return conv();
         case OpKind::FullyConnected: return fully_connected();
         case OpKind::DepthwiseConv2d: return depthwise();
-        case OpKind::Add: return Value::of(add(add_params(m_, op_), i8(0), i8(1)));
+        case OpKind::Add: {
+            const AddParams p = add_params(m_, op_);
+            if (prepare_only_) return {};
+            return Value::of(add(p, i8(0), i8(1)));
+        }
         case OpKind::MaxPool2d:
         case OpKind::AveragePool2d: return pool();
         case OpKind::Mean: {
@@ -126,6 +141,7 @@ Value Evaluation::run() const {
             for (int64_t a : constant_ints(in(1))) axes.push_back(static_cast<int>(a));
             const MeanParams p = prepare_mean(in(0).shape.size(), axes, op_.keep_dims,
                                               quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             TensorI8 y = mean(p, i8(0));
             y.shape = out().shape;
             return Value::of(std::move(y));
@@ -134,25 +150,36 @@ Value Evaluation::run() const {
             const std::vector<int64_t> flat = pad_amounts(m_, op_);
             std::vector<std::array<int64_t, 2>> pairs;
             for (size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back({flat[i], flat[i + 1]});
-            return Value::of(pad(prepare_pad(pairs, quant_params(out())), i8(0)));
+            const PadParams p = prepare_pad(pairs, quant_params(out()));
+            if (prepare_only_) return {};
+            return Value::of(pad(p, i8(0)));
         }
         case OpKind::Reshape: {
+            if (prepare_only_) return {};
             TensorI8 y = i8(0);
             y.shape = out().shape;
             return Value::of(std::move(y));
         }
         case OpKind::Softmax: {
             const SoftmaxParams p = prepare_softmax(op_.beta, quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             return Value::of(softmax(p, i8(0)));
         }
         case OpKind::Quantize: {
             if (in(0).type == graph::DType::Float32) {
-                return Value::of(quantize(quant_params(out()), inputs_.at(0)->as_f32()));
+                const QuantParams q = quant_params(out());
+                if (prepare_only_) return {};
+                return Value::of(quantize(q, inputs_.at(0)->as_f32()));
             }
             const RequantizeParams p = prepare_requantize(quant_params(in(0)), quant_params(out()));
+            if (prepare_only_) return {};
             return Value::of(requantize(p, i8(0)));
         }
-        case OpKind::Dequantize: return Value::of(dequantize(quant_params(in(0)), i8(0)));
+        case OpKind::Dequantize: {
+            const QuantParams q = quant_params(in(0));
+            if (prepare_only_) return {};
+            return Value::of(dequantize(q, i8(0)));
+        }
         case OpKind::Concatenation: return concatenation();
     }
     throw Error("unknown operator kind");
@@ -160,13 +187,26 @@ Value Evaluation::run() const {
 
 }  // namespace
 
-Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+namespace {
+
+Value evaluate_or_prepare(const Model& model, const Operator& op,
+                          const std::vector<const Value*>& inputs, bool prepare_only) {
     try {
-        return Evaluation(model, op, inputs).run();
+        return Evaluation(model, op, inputs, prepare_only).run();
     } catch (const Error& e) {
         throw Error(fmt::format("operator {} ({}): {}", op.index, graph::op_kind_name(op.kind),
                                 e.what()));
     }
+}
+
+}  // namespace
+
+Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+    return evaluate_or_prepare(model, op, inputs, false);
+}
+
+void prepare(const Model& model, const Operator& op) {
+    evaluate_or_prepare(model, op, {}, true);
 }
 
 }  // namespace accel::network

@@ -15,4 +15,8 @@ namespace accel::network {
 Value evaluate(const graph::Model& model, const graph::Operator& op,
                const std::vector<const Value*>& inputs);
 
+// The operator's Prepare alone, from the model: every parameter evaluate() computes,
+// with its errors, and nothing run (network/model_check.hpp checks each operator so).
+void prepare(const graph::Model& model, const graph::Operator& op);
+
 }  // namespace accel::network

@@ -10,6 +10,7 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
+#include "network/model_check.hpp"
 #include "network/tflite_ops.hpp"
 #include "ops/fully_connected.hpp"
 
@@ -279,6 +280,7 @@ std::vector<int64_t> nhwc_of(const std::vector<int64_t>& s) {
 }
 
 NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
+    check_model(m);  // from here on, every declared shape is the one TFLite infers
     NetworkPlan plan;
     plan.storage.resize(m.tensors.size());
     for (size_t t = 0; t < m.tensors.size(); ++t) plan.storage[t] = static_cast<int>(t);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "ops/conv_quant.hpp"
 
 namespace accel::network {
@@ -18,11 +19,11 @@ using graph::TensorDesc;
 template <typename T>
 std::vector<T> constant_values(const TensorDesc& t, DType type) {
     if (t.type != type || !t.is_constant()) {
-        throw Error(fmt::format("tensor '{}': expected a {} constant", t.name,
+        throw Error(fmt::format("tensor '{}': expected a {} constant", printable(t.name),
                                 graph::dtype_name(type)));
     }
     if (t.data.size() != static_cast<size_t>(t.element_count()) * sizeof(T)) {
-        throw Error(fmt::format("tensor '{}': {} bytes of data for {} elements", t.name,
+        throw Error(fmt::format("tensor '{}': {} bytes of data for {} elements", printable(t.name),
                                 t.data.size(), t.element_count()));
     }
     std::vector<T> v(t.data.size() / sizeof(T));
@@ -47,7 +48,7 @@ Padding padding_kind(graph::Padding p) {
 }
 
 QuantParams quant_params(const TensorDesc& t) {
-    if (t.quant.empty()) throw Error(fmt::format("tensor '{}' has no quantization", t.name));
+    if (t.quant.empty()) throw Error(fmt::format("tensor '{}' has no quantization", printable(t.name)));
     return {t.quant.scale.at(0), t.quant.zero_point.at(0)};
 }
 

@@ -49,7 +49,8 @@ Requant conv_requant(const graph::Model& m, const graph::Operator& op);
 // An ADD's rescalings and activation range, as TFLite's Prepare computes them.
 AddParams add_params(const graph::Model& m, const graph::Operator& add);
 
-// The int32 bias of K output channels; zeros when the operator has none.
+// The int32 bias of K output channels (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED);
+// zeros when the operator has none. accel::Error when it is no int32 constant of K values.
 std::vector<int32_t> conv_bias(const graph::Model& m, const graph::Operator& op, int64_t k);
 
 }  // namespace accel::network

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "compiler/add_program.hpp"
 #include "compiler/packing.hpp"
 #include "compiler/metrics.hpp"
@@ -207,7 +208,7 @@ const Value& Runner::host_value(int tensor) {
         v.shape = desc.shape;
     } else {
         throw Error(fmt::format("tensor {} ('{}') is read before it is written", tensor,
-                                desc.name));
+                                printable(desc.name)));
     }
     return host_.emplace(tensor, std::move(v)).first->second;
 }
@@ -289,7 +290,7 @@ void Runner::check_step(const Step& s) {
     for (size_t i = 0; i < want.i8.size(); ++i) {
         if (got.i8[i] == want.i8[i]) continue;
         if (!out_.mismatch) {
-            out_.mismatch = Mismatch{s.op, m_.tensor(op.outputs[0]).name, static_cast<int64_t>(i),
+            out_.mismatch = Mismatch{s.op, printable(m_.tensor(op.outputs[0]).name), static_cast<int64_t>(i),
                                      got.i8[i], want.i8[i], 0};
         }
         ++out_.mismatch->differing;

@@ -401,6 +401,28 @@ TEST(TfliteReader, ReadsTheOptionsOfEveryOperatorKind) {
     EXPECT_EQ(m.tensor(fin).type, DType::Float32);
 }
 
+TEST(TfliteReader, ReadsReshapeOptionsAndRefusesActivatedConcatenations) {
+    ModelBuilder b;
+    const int in = b.act({2, 4});
+    const int flat = b.act({8});
+    const int cat = b.act({16});
+    const std::vector<int32_t> new_shape{-1};
+    b.op(fb::BuiltinOperator_RESHAPE, {in}, {flat}, fb::BuiltinOptions_ReshapeOptions,
+         fb::CreateReshapeOptionsDirect(b.fbb, &new_shape).Union());
+    b.op(fb::BuiltinOperator_CONCATENATION, {flat, flat}, {cat},
+         fb::BuiltinOptions_ConcatenationOptions,
+         fb::CreateConcatenationOptions(b.fbb, 0, fb::ActivationFunctionType_RELU).Union());
+    EXPECT_TRUE(rejected_with(b.finish({in}, {cat}), "operator 1 (CONCATENATION): fused "
+                                                     "activation RELU is not supported"));
+    ModelBuilder r;
+    const int in2 = r.act({2, 4});
+    const int flat2 = r.act({8});
+    r.op(fb::BuiltinOperator_RESHAPE, {in2}, {flat2}, fb::BuiltinOptions_ReshapeOptions,
+         fb::CreateReshapeOptionsDirect(r.fbb, &new_shape).Union());
+    const auto m = accel::parse_tflite(r.finish({in2}, {flat2}));
+    EXPECT_EQ(m.operators.at(0).new_shape, std::vector<int64_t>{-1});
+}
+
 TEST(TfliteReader, TheLargerOfTheTwoOperatorCodesCounts) {
     // Models written before builtin_code existed carry only the byte-sized code.
     ModelBuilder b;
@@ -484,6 +506,12 @@ TEST(TfliteReader, RejectsTensorIndicesOutOfRange) {
     ModelBuilder g;
     g.act({1, 4});
     EXPECT_TRUE(rejected_with(g.finish({0}, {1}), "graph output tensor 1 does not exist"));
+    ModelBuilder h;
+    h.act({1, 4});
+    EXPECT_TRUE(rejected_with(h.finish({-1}, {0}), "graph input tensor -1 does not exist"));
+    ModelBuilder none;  // a run gives back its outputs: without one it has nothing to give
+    none.act({1, 4});
+    EXPECT_TRUE(rejected_with(none.finish({0}, {}), "the model has no outputs"));
 }
 
 TEST(TfliteReader, RejectsActivationsThatAreNotInt8) {
@@ -786,6 +814,10 @@ TEST(TfliteReader, RejectsModelStructuresItCannotRun) {
     s.quant = Quant{{0.5f, 0.5f, 0.5f}, {0, 0, 0}, 1};
     EXPECT_TRUE(rejected_with(one_reshape(s),
                               "tensor 0 (t): 3 scales for 4 channels along dimension 1"));
+    s = good;
+    s.quant = Quant{{0.5f}, {0}, 3};  // per tensor, and still checked as TFLite does
+    EXPECT_TRUE(rejected_with(one_reshape(s),
+                              "tensor 0 (t): quantized dimension 3 is out of range for rank 2"));
     s = good;
     s.quant = Quant{{0.5f}, {200}};
     EXPECT_TRUE(rejected_with(one_reshape(s),
