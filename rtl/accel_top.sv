@@ -128,13 +128,13 @@ module accel_top #(
     logic [INSN_BITS-1:0] load_insn, gemm_insn, drain_insn;
     logic load_done, gemm_done, drain_done;
 
-    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_load_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_load_queue (
         .clk_i, .rst_i(unit_rst), .push_i(load_push), .wdata_i(dispatch_insn),
         .full_o(load_full), .pop_i(load_done), .rdata_o(load_insn), .empty_o(load_empty));
-    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_gemm_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_gemm_queue (
         .clk_i, .rst_i(unit_rst), .push_i(gemm_push), .wdata_i(dispatch_insn),
         .full_o(gemm_full), .pop_i(gemm_done), .rdata_o(gemm_insn), .empty_o(gemm_empty));
-    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH)) u_drain_queue (
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_drain_queue (
         .clk_i, .rst_i(unit_rst), .push_i(drain_push), .wdata_i(dispatch_insn),
         .full_o(drain_full), .pop_i(drain_done), .rdata_o(drain_insn), .empty_o(drain_empty));
 

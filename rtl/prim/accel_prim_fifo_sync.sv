@@ -8,6 +8,12 @@
 // decode their instruction from it, and a wide multiplexer steered by the read pointer
 // was the FPGA's longest path (docs/fpga.md).
 //
+// With PUSH_STAGE 1 a push is registered before it is written: its entry is the head two
+// cycles after the push instead of one, and full_o counts it from the cycle after the
+// push, as before. The instruction queues take it: the write enables then come from
+// registers (one per entry), not from the producer's decision, whose fan-out to the 512
+// bits of an entry was the FPGA's longest path (docs/fpga.md).
+//
 // Contract: push_i only while !full_o, pop_i only while !empty_o (assertions check it
 // under ACCEL_ASSERT). Both are guarded anyway: a push while full is ignored (even if
 // pop_i is high in the same cycle: full_o says "no push this cycle"), and a pop while
@@ -18,7 +24,8 @@
 
 module accel_prim_fifo_sync #(
     parameter int WIDTH = 512,  // bits per entry (>= 1)
-    parameter int DEPTH = 8     // entries (>= 1)
+    parameter int DEPTH = 8,    // entries (>= 1)
+    parameter int PUSH_STAGE = 0  // 1: register a push before writing it (above)
 ) (
     input  wire logic             clk_i,
     input  wire logic             rst_i,
@@ -40,38 +47,71 @@ module accel_prim_fifo_sync #(
     if (DEPTH < 1) begin : g_bad_depth
         $error("accel_prim_fifo_sync: DEPTH must be at least 1");
     end
+    if (PUSH_STAGE != 0 && PUSH_STAGE != 1) begin : g_bad_push_stage
+        $error("accel_prim_fifo_sync: PUSH_STAGE must be 0 or 1");
+    end
 
     // Registers, not a RAM (mem2reg tells Yosys so); an array rather than one packed
     // vector so that the simulator reads the head by index, not by a wide shift.
     (* mem2reg *) logic [WIDTH-1:0] data_q [DEPTH];
     logic [PW-1:0] rptr_q, wptr_q;
-    logic [CW-1:0] count_q;
+    logic [CW-1:0] count_q;  // entries pushed and not popped (full_o)
+    logic [CW-1:0] avail_q;  // of those, the ones written (empty_o, the head)
 
     logic do_push, do_pop;
     assign full_o  = (count_q == FULL_COUNT);
-    assign empty_o = (count_q == '0);
+    assign empty_o = (avail_q == '0);
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
+
+    // The write: the entry that lands in the storage this cycle, and where.
+    logic             land;
+    logic [WIDTH-1:0] land_data;
+    logic [DEPTH-1:0] land_we;  // one-hot: the entry written
+    if (PUSH_STAGE == 1) begin : g_push_stage
+        logic             push_q;
+        logic [WIDTH-1:0] wdata_q;
+        logic [DEPTH-1:0] we_q;
+        always_ff @(posedge clk_i) begin
+            if (rst_i) begin
+                push_q <= 1'b0;
+                we_q   <= '0;
+            end else begin
+                push_q <= do_push;
+                for (int k = 0; k < DEPTH; k++) we_q[k] <= do_push && wptr_q == PW'(k);
+            end
+            wdata_q <= wdata_i;
+        end
+        assign land      = push_q;
+        assign land_data = wdata_q;
+        assign land_we   = we_q;
+    end else begin : g_direct
+        assign land      = do_push;
+        assign land_data = wdata_i;
+        for (genvar k = 0; k < DEPTH; k++) begin : g_we
+            assign land_we[k] = do_push && wptr_q == PW'(k);
+        end
+    end
 
     function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
         next_ptr = (p == LAST) ? '0 : p + PW'(1);
     endfunction
 
     // The head register: the entry after the head when the head leaves and one is
-    // there, the entry pushed when the FIFO is (or becomes) empty, else unchanged.
+    // there, the entry landing when the FIFO is (or becomes) empty, else unchanged.
     logic [WIDTH-1:0] head_q;
     // More than one entry. Never with DEPTH 1, and no comparison then: Verilator -Wall
     // calls count_q > 1 constant (CMPCONST) for a one-bit count.
     logic several;
     if (DEPTH > 1) begin : g_several
-        assign several = count_q > CW'(1);
+        assign several = avail_q > CW'(1);
     end else begin : g_one
         assign several = 1'b0;
     end
     assign rdata_o = head_q;
     always_ff @(posedge clk_i) begin
         if (do_pop && several) head_q <= data_q[next_ptr(rptr_q)];
-        else if (do_push && (empty_o || (do_pop && count_q == CW'(1)))) head_q <= wdata_i;
+        else if (land && (empty_o || (do_pop && avail_q == CW'(1)))) head_q <= land_data;
     end
 
     always_ff @(posedge clk_i) begin
@@ -79,18 +119,21 @@ module accel_prim_fifo_sync #(
             rptr_q  <= '0;
             wptr_q  <= '0;
             count_q <= '0;
+            avail_q <= '0;
         end else begin
             if (do_push) wptr_q <= next_ptr(wptr_q);
             if (do_pop) rptr_q <= next_ptr(rptr_q);
             if (do_push && !do_pop) count_q <= count_q + CW'(1);
             else if (do_pop && !do_push) count_q <= count_q - CW'(1);
+            if (land && !do_pop) avail_q <= avail_q + CW'(1);
+            else if (do_pop && !land) avail_q <= avail_q - CW'(1);
         end
     end
 
     // Storage: no reset (the count says which entries mean anything); each entry is a
     // plain register with a load enable.
     always_ff @(posedge clk_i) begin
-        if (do_push) data_q[wptr_q] <= wdata_i;
+        for (int k = 0; k < DEPTH; k++) if (land_we[k]) data_q[k] <= land_data;
     end
 
     // The guards keep the FIFO consistent, but a dropped push loses an entry and an empty
@@ -98,6 +141,7 @@ module accel_prim_fifo_sync #(
     `ACCEL_ASSERT(a_no_overflow, push_i |-> !full_o, clk_i, rst_i)
     `ACCEL_ASSERT(a_no_underflow, pop_i |-> !empty_o, clk_i, rst_i)
     `ACCEL_ASSERT(a_count_in_range, count_q <= FULL_COUNT, clk_i, rst_i)
+    `ACCEL_ASSERT(a_written_are_pushed, avail_q <= count_q, clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_flags_known, {full_o, empty_o}, clk_i, rst_i)
 endmodule
 

@@ -93,7 +93,8 @@ def critical_path(log_path):
     reports = text.split("Critical path report for clock")
     if len(reports) < 2:
         return None
-    last = reports[-1]
+    # the clock's own report, without the cross-domain (I/O) ones printed after it
+    last = reports[-1].split("Critical path report for cross-domain")[0]
     cells = re.findall(r"\b(?:Source|Sink)\s+(\S+)", last)
     delays = re.findall(r"([0-9.]+)\s+([0-9.]+)\s+(?:Source|Net|Sink)\b", last)
     total = float(delays[-1][1]) if delays else None

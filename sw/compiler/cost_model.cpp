@@ -627,7 +627,8 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
 int64_t ready_at(const Machine& m, const Fetch& fetch, size_t i, int u, bool force) {
     if (fetch.dispatch_at(i) < 0) return -1;
     const isa::Tokens& t = fetch.tokens(i);
-    int64_t start = std::max(fetch.dispatch_at(i) + 1, m.unit_free[static_cast<size_t>(u)]);
+    const int64_t queued = fetch.dispatch_at(i) + kQueueLatency;  // at its queue's head
+    int64_t start = std::max(queued, m.unit_free[static_cast<size_t>(u)]);
     const auto wait_for = [&](bool pops, TokenFlag f) {
         const std::optional<TokenQueue> q = queue_of(u, f);
         if (!pops || !q) return true;

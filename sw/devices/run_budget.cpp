@@ -47,7 +47,7 @@ uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
 
 uint64_t fetch_cycles(const HwParams& hw) {
     return ceil_div_u64(isa::kInsnBytes, hw.beat_bytes) + hw.config.dram_latency_cycles +
-           kBurstFixed + kCheckLatency + 1;
+           kBurstFixed + kCheckLatency + kQueueLatency;
 }
 
 }  // namespace

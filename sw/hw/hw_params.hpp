@@ -18,6 +18,10 @@ constexpr uint32_t kFetchSlots = 4;       // instructions fetch reads ahead
 // cycle, in program order, once its beats are in) to its verdict; fetch keeps the verdict
 // with the instruction's slot and may dispatch it the cycle after.
 constexpr uint32_t kCheckLatency = 8;
+// Cycles from fetch's dispatch of an instruction (its push into the unit's queue,
+// accel_prim_fifo_sync with PUSH_STAGE 1) to the instruction at the queue's head, where
+// the unit may start it.
+constexpr uint32_t kQueueLatency = 2;
 // The drain's pipelines, cycles from an ACC read's data to the result (each module's
 // bench checks its LATENCY or STAGES against these): accel_requant (rtl/accel_requant.sv);
 // in add mode accel_add_operands (rtl/accel_add_operands.sv) before it; in double-scale

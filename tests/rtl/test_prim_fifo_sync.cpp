@@ -3,11 +3,13 @@
 // contract: a push while full or a pop while empty fails the FIFO's assertion, and the
 // guards ignore it.
 //
-// Three models (tests/rtl/CMakeLists.txt): the default 512 x 8 (the instruction queues),
-// 40 x 3 and 24 x 1. Each bench reads WIDTH and DEPTH from its model (--public).
+// Four models (tests/rtl/CMakeLists.txt): the default 512 x 8, the instruction queues
+// (512 x 8 with PUSH_STAGE 1: an entry lands the cycle after its push), 40 x 3 and
+// 24 x 1. Each bench reads WIDTH, DEPTH and PUSH_STAGE from its model (--public).
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -18,7 +20,10 @@
 #include "Vaccel_prim_fifo_sync_d1___024root.h"
 #include "Vaccel_prim_fifo_sync_d3.h"
 #include "Vaccel_prim_fifo_sync_d3___024root.h"
+#include "Vaccel_prim_fifo_sync_queue.h"
+#include "Vaccel_prim_fifo_sync_queue___024root.h"
 #include "bench_util.hpp"
+#include "hw/hw_params.hpp"
 
 namespace accel::bench {
 namespace {
@@ -60,6 +65,7 @@ class FifoBench {
 public:
     static constexpr unsigned kWidth = Root::accel_prim_fifo_sync__DOT__WIDTH;
     static constexpr unsigned kDepth = Root::accel_prim_fifo_sync__DOT__DEPTH;
+    static constexpr bool kPushStage = Root::accel_prim_fifo_sync__DOT__PUSH_STAGE != 0;
     static constexpr std::size_t kBytes = kWidth / 8;
     static_assert(kWidth % 8 == 0, "bench assumes whole bytes");
 
@@ -83,7 +89,7 @@ public:
         m_.push_i = push;
         m_.pop_i = pop;
         m_.eval();
-        const bool full = model_.size() == kDepth, empty = model_.empty();
+        const bool full = size() == kDepth, empty = model_.empty();
         ASSERT_EQ(bool(m_.full_o), full) << "cycle " << cycle_;
         ASSERT_EQ(bool(m_.empty_o), empty) << "cycle " << cycle_;
         if (!empty) {
@@ -102,7 +108,10 @@ public:
         tick(m_);
         ++cycle_;
         if (do_pop) model_.pop_front();
-        if (do_push) model_.push_back(data);
+        if (pending_) model_.push_back(*pending_);  // the push of the last cycle lands
+        pending_.reset();
+        if (do_push && kPushStage) pending_ = data;
+        if (do_push && !kPushStage) model_.push_back(data);
     }
 
     // Random traffic in phases that lean towards filling, draining or balance, within the
@@ -112,19 +121,21 @@ public:
         for (int i = 0; i < cycles && !::testing::Test::HasFatalFailure(); ++i) {
             const auto& ph = phases[(i / 97) % 5];
             if (i % 97 == 0) no_push_ = Stalls(rng_(), ph[0]), no_pop_ = Stalls(rng_(), ph[1]);
-            cycle(!no_push_() && model_.size() < kDepth, !no_pop_() && !model_.empty());
+            cycle(!no_push_() && size() < kDepth, !no_pop_() && !model_.empty());
         }
     }
 
     const Coverage& coverage() const { return cov_; }
-    std::size_t size() const { return model_.size(); }
+    // Entries pushed and not popped: full_o counts an entry from the cycle after its push.
+    std::size_t size() const { return model_.size() + pending_.has_value(); }
     M& model() { return m_; }
 
 private:
     M m_;
     std::mt19937 rng_;
     Stalls no_push_{0, 0.5}, no_pop_{0, 0.5};
-    std::deque<Bytes> model_;
+    std::deque<Bytes> model_;       // the entries written, head first
+    std::optional<Bytes> pending_;  // PUSH_STAGE: pushed last cycle, written at this edge
     Coverage cov_;
     int cycle_ = 0;
 };
@@ -153,9 +164,37 @@ TEST(PrimFifoSync, RandomTrafficMatchesModel24x1) {
     random_test<Vaccel_prim_fifo_sync_d1, Vaccel_prim_fifo_sync_d1___024root>(3);
 }
 
-TEST(PrimFifoSync, DefaultIsTheInstructionQueue) {
+TEST(PrimFifoSync, RandomTrafficMatchesModelInstructionQueue) {
+    random_test<Vaccel_prim_fifo_sync_queue, Vaccel_prim_fifo_sync_queue___024root>(5);
+}
+
+TEST(PrimFifoSync, DefaultIsTheInstructionQueuesSize) {
     EXPECT_EQ(Vaccel_prim_fifo_sync___024root::accel_prim_fifo_sync__DOT__WIDTH, 512);
     EXPECT_EQ(Vaccel_prim_fifo_sync___024root::accel_prim_fifo_sync__DOT__DEPTH, 8);
+    EXPECT_EQ(Vaccel_prim_fifo_sync___024root::accel_prim_fifo_sync__DOT__PUSH_STAGE, 0);
+}
+
+// The cost model starts an instruction kQueueLatency cycles after its dispatch: the
+// instruction queue's entry is the head exactly that many cycles after its push, without
+// and with a pop of the head before it in the same cycle.
+TEST(PrimFifoSync, TheInstructionQueuesHeadComesKQueueLatencyCyclesAfterThePush) {
+    using Queue = FifoBench<Vaccel_prim_fifo_sync_queue, Vaccel_prim_fifo_sync_queue___024root>;
+    static_assert(Queue::kPushStage, "the instruction queue's model registers its pushes");
+    for (const bool after_a_pop : {false, true}) {
+        Queue b(6);
+        if (after_a_pop) {
+            b.cycle(true, false);
+            b.cycle(false, false);
+            ASSERT_FALSE(b.model().empty_o);
+        }
+        b.cycle(true, after_a_pop);  // the push (and the pop of the entry before it)
+        int cycles = 1;
+        while (b.model().empty_o && cycles < 10) {
+            b.cycle(false, false);
+            ++cycles;
+        }
+        EXPECT_EQ(cycles, int(kQueueLatency)) << "after a pop: " << after_a_pop;
+    }
 }
 
 // Directed: the head is visible the cycle after its push; fill to full, then push with

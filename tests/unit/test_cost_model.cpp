@@ -48,8 +48,9 @@ isa::Gemm gemm(isa::Tokens t = {}) { return {.tokens = t, .n_kb = 2, .n_oy = 3, 
 // cycle) and its 8 beats (64 bytes) arrive a latency later, one bus beat a cycle:
 // instruction 0's in [66, 74), instruction 1's in [74, 82). Instruction 0 enters the
 // checker the cycle after its last beat (74), its verdict is kept kCheckLatency + 1 cycles
-// later, when it is dispatched, and it starts the cycle after.
-constexpr int64_t kFirstStart = 74 + kCheckLatency + 2;
+// later, when it is dispatched, and it starts kQueueLatency cycles after that, at the
+// head of its unit's queue.
+constexpr int64_t kFirstStart = 74 + kCheckLatency + 1 + kQueueLatency;
 constexpr int64_t kDone = 3;  // the last completion to the end of the run
 // A LOAD's first burst goes out the cycle after its start, its data comes a latency (64)
 // later.
