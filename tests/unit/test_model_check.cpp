@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "graph_builder.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
 #include "network/model_check.hpp"
@@ -26,7 +27,7 @@ using graph::Operator;
 using graph::TensorDesc;
 using Shape = std::vector<int64_t>;
 
-class Builder {
+class Builder : public test::GraphBuilder {
 public:
     int act(Shape shape, DType type = DType::Int8) {
         TensorDesc t;
@@ -43,36 +44,11 @@ public:
             static_cast<size_t>(m.tensors[static_cast<size_t>(t)].element_count()), 1);
         return t;
     }
-    int ints(const std::vector<int32_t>& v, Shape shape) {
-        TensorDesc t;
-        t.name = "c" + std::to_string(m.tensors.size());
-        t.type = DType::Int32;
-        t.shape = std::move(shape);
-        t.data.resize(v.size() * 4);
-        std::memcpy(t.data.data(), v.data(), t.data.size());
-        return add(std::move(t));
-    }
-    Operator& op(OpKind kind, std::vector<int> inputs, int output) {
-        Operator o;
-        o.index = static_cast<int>(m.operators.size());
-        o.kind = kind;
-        o.inputs = std::move(inputs);
-        o.outputs = {output};
-        m.operators.push_back(o);
-        return m.operators.back();
-    }
     // The model with graph input `in` and output `out`.
     Model& io(std::vector<int> in, std::vector<int> out) {
         m.inputs = std::move(in);
         m.outputs = std::move(out);
         return m;
-    }
-    Model m;
-
-private:
-    int add(TensorDesc t) {
-        m.tensors.push_back(std::move(t));
-        return static_cast<int>(m.tensors.size()) - 1;
     }
 };
 

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "graph_builder.hpp"
 #include "devices/fsim.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
@@ -30,7 +31,7 @@ using graph::Operator;
 using graph::TensorDesc;
 using Shape = std::vector<int64_t>;
 
-class Builder {
+class Builder : public test::GraphBuilder {
 public:
     int act(Shape shape, float scale = 0.05f, int64_t zero_point = 0) {
         TensorDesc t;
@@ -49,32 +50,7 @@ public:
         for (uint8_t& b : d.data) b = static_cast<uint8_t>(rng() % 255);
         return t;
     }
-    int ints(const std::vector<int32_t>& v, Shape shape, DType type = DType::Int32) {
-        TensorDesc t;
-        t.name = "c" + std::to_string(m.tensors.size());
-        t.type = type;
-        t.shape = std::move(shape);
-        t.data.resize(v.size() * 4);
-        std::memcpy(t.data.data(), v.data(), t.data.size());
-        return add(std::move(t));
-    }
-    Operator& op(OpKind kind, std::vector<int> inputs, int output) {
-        Operator o;
-        o.index = static_cast<int>(m.operators.size());
-        o.kind = kind;
-        o.inputs = std::move(inputs);
-        o.outputs = {output};
-        m.operators.push_back(o);
-        return m.operators.back();
-    }
-    Model m;
     std::mt19937 rng{11};
-
-private:
-    int add(TensorDesc t) {
-        m.tensors.push_back(std::move(t));
-        return static_cast<int>(m.tensors.size()) - 1;
-    }
 };
 
 // x -> CONV_2D -> PAD -> DEPTHWISE_CONV_2D -> MAX_POOL_2D -> ADD(itself) -> CONCATENATION

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "graph_builder.hpp"
 #include "devices/fsim.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
@@ -28,11 +29,11 @@ using graph::Operator;
 using graph::TensorDesc;
 using network::Placement;
 
-class ModelBuilder {
+class ModelBuilder : public test::GraphBuilder {
 public:
     int activation(std::vector<int64_t> shape, float scale, int64_t zp) {
         TensorDesc t;
-        t.name = "t" + std::to_string(m_.tensors.size());
+        t.name = "t" + std::to_string(m.tensors.size());
         t.type = DType::Int8;
         t.shape = std::move(shape);
         t.quant.scale = {scale};
@@ -41,7 +42,7 @@ public:
     }
     int weights(std::vector<int64_t> shape, int64_t channels) {
         TensorDesc t;
-        t.name = "w" + std::to_string(m_.tensors.size());
+        t.name = "w" + std::to_string(m.tensors.size());
         t.type = DType::Int8;
         t.shape = std::move(shape);
         t.quant.scale.assign(static_cast<size_t>(channels), 0.02f);
@@ -52,7 +53,7 @@ public:
     }
     int bias(int64_t k) {
         TensorDesc t;
-        t.name = "b" + std::to_string(m_.tensors.size());
+        t.name = "b" + std::to_string(m.tensors.size());
         t.type = DType::Int32;
         t.shape = {k};
         std::vector<int32_t> v(static_cast<size_t>(k));
@@ -61,32 +62,9 @@ public:
         std::memcpy(t.data.data(), v.data(), t.data.size());
         return add(std::move(t));
     }
-    int ints(std::vector<int32_t> v, std::vector<int64_t> shape) {
-        TensorDesc t;
-        t.name = "c" + std::to_string(m_.tensors.size());
-        t.type = DType::Int32;
-        t.shape = std::move(shape);
-        t.data.resize(v.size() * 4);
-        std::memcpy(t.data.data(), v.data(), t.data.size());
-        return add(std::move(t));
-    }
-    Operator& op(OpKind kind, std::vector<int> inputs, int output) {
-        Operator o;
-        o.index = static_cast<int>(m_.operators.size());
-        o.kind = kind;
-        o.inputs = std::move(inputs);
-        o.outputs = {output};
-        m_.operators.push_back(o);
-        return m_.operators.back();
-    }
-    Model& model() { return m_; }
+    Model& model() { return m; }
 
 private:
-    int add(TensorDesc t) {
-        m_.tensors.push_back(std::move(t));
-        return static_cast<int>(m_.tensors.size()) - 1;
-    }
-    Model m_;
     std::mt19937 rng_{7};
 };
 
