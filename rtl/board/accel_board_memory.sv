@@ -6,10 +6,8 @@
 // AXI4 slave: one read burst and one write burst at a time, INCR bursts of full beats.
 // A burst that is misaligned, not INCR of full beats, or reaches past MEM_BYTES is
 // answered SLVERR (zero data on reads, data discarded on writes), as the simulated
-// DRAM does. A burst is checked the cycle after its AR or AW is taken, from registers:
-// the check's sum and comparison do not follow the master's address logic in one cycle.
-// A read beat takes two cycles (RAM read, then the R register); write beats go straight
-// into the RAM, honouring wstrb.
+// DRAM does. A read beat takes two cycles (RAM read, then the R register); write beats
+// go straight into the RAM, honouring wstrb.
 //
 // Host port: host_req_i holds until host_gnt_o; a granted read returns its byte on
 // host_rdata_o with host_rvalid_o the next cycle. host_addr_i must be below MEM_BYTES
@@ -94,16 +92,6 @@ module accel_board_memory #(
         .rdata_o(ram_rdata));
 
     // ---------------------------------------------------------------- read burst state
-    // An AR or AW taken, checked the next cycle (above).
-    typedef struct packed {
-        logic [31:0] addr;
-        logic [7:0]  len;
-        logic [2:0]  size;
-        logic [1:0]  burst;
-    } burst_t;
-    logic rd_check_q, wr_check_q;
-    burst_t ar_q, aw_q;
-
     logic rd_active_q, rd_err_q, rd_issued_q, rd_issued_last_q;
     logic [0:0] rd_id_q;
     logic [AW-1:0] rd_addr_q;
@@ -186,21 +174,16 @@ module accel_board_memory #(
     // ---------------------------------------------------------------- read channel
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
-            rd_check_q <= 1'b0;
             rd_active_q <= 1'b0;
             rd_issued_q <= 1'b0;
             rvalid_q <= 1'b0;
         end else begin
-            if (s_axi_arvalid && s_axi_arready) begin
-                rd_check_q <= 1'b1;
-                ar_q <= {s_axi_araddr, s_axi_arlen, s_axi_arsize, s_axi_arburst};
+            if (!rd_active_q && s_axi_arvalid) begin
+                rd_active_q <= 1'b1;
                 rd_id_q <= s_axi_arid;
                 rd_addr_q <= AW'(s_axi_araddr >> OW);
                 rd_left_q <= s_axi_arlen;
-            end else if (rd_check_q) begin
-                rd_check_q <= 1'b0;
-                rd_active_q <= 1'b1;
-                rd_err_q <= ~burst_ok(ar_q.addr, ar_q.len, ar_q.size, ar_q.burst);
+                rd_err_q <= ~burst_ok(s_axi_araddr, s_axi_arlen, s_axi_arsize, s_axi_arburst);
             end else if (rd_issue) begin
                 rd_addr_q <= rd_addr_q + 1'b1;
                 rd_left_q <= rd_left_q - 1'b1;
@@ -221,7 +204,7 @@ module accel_board_memory #(
         end
     end
 
-    assign s_axi_arready = ~rd_active_q & ~rd_check_q;
+    assign s_axi_arready = ~rd_active_q;
     assign s_axi_rid = rid_q;
     assign s_axi_rvalid = rvalid_q;
     assign s_axi_rdata = rdata_q;
@@ -231,18 +214,13 @@ module accel_board_memory #(
     // ---------------------------------------------------------------- write channel
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
-            wr_check_q <= 1'b0;
             wr_active_q <= 1'b0;
             bvalid_q <= 1'b0;
         end else begin
-            if (s_axi_awvalid && s_axi_awready) begin
-                wr_check_q <= 1'b1;
-                aw_q <= {s_axi_awaddr, s_axi_awlen, s_axi_awsize, s_axi_awburst};
-                wr_addr_q <= AW'(s_axi_awaddr >> OW);
-            end else if (wr_check_q) begin
-                wr_check_q <= 1'b0;
+            if (!wr_active_q && !bvalid_q && s_axi_awvalid) begin
                 wr_active_q <= 1'b1;
-                wr_err_q <= ~burst_ok(aw_q.addr, aw_q.len, aw_q.size, aw_q.burst);
+                wr_addr_q <= AW'(s_axi_awaddr >> OW);
+                wr_err_q <= ~burst_ok(s_axi_awaddr, s_axi_awlen, s_axi_awsize, s_axi_awburst);
             end else if (w_hs) begin
                 wr_addr_q <= wr_addr_q + 1'b1;
                 if (s_axi_wlast) begin
@@ -255,7 +233,7 @@ module accel_board_memory #(
         end
     end
 
-    assign s_axi_awready = ~wr_active_q & ~wr_check_q & ~bvalid_q;
+    assign s_axi_awready = ~wr_active_q & ~bvalid_q;
     assign s_axi_wready = wr_active_q & (wr_err_q | wr_gnt);
     assign s_axi_bvalid = bvalid_q;
     assign s_axi_bresp = bresp_q;
