@@ -234,25 +234,29 @@ module accel_insn_check #(
 
     // ------------------------------------------------------------ stage 2: decoded
     typedef enum logic [1:0] {K_OTHER, K_LOAD, K_GEMM, K_DRAIN} kind_e;
-    kind_e           s1_kind;
-    logic            s1_illegal;        // every illegal case but LOAD packing's product
-    logic            s1_l_packs;
-    logic [1:0]      s1_l_buffer;
-    logic [16:0]     s1_l_cols;
+    // What stages 2-4 carry beside the products, from the decode.
+    typedef struct packed {
+        kind_e       kind;
+        logic        illegal;     // every illegal case but LOAD packing's product
+        logic        l_packs;
+        logic [1:0]  l_buffer;
+        logic [16:0] l_cols;
+        logic [AW-1:0] prm_max;   // GEMM/DRAIN: prm_base + n_kb - 1
+    } side_t;
+    side_t           s1;
     (* mem2reg *) logic [AW-1:0] s1_base [3]; // GEMM: ACC, INP, WGT bases; DRAIN: ACC base + acc_add;
                                         // LOAD: sram_base in 0
-    logic [AW-1:0]   s1_prm_max;        // GEMM/DRAIN: prm_base + n_kb - 1
     (* mem2reg *) logic [16:0] s1_mul_a [NP];  // the multipliers' operands
     (* mem2reg *) logic [16:0] s1_mul_b [NP];
     always_ff @(posedge clk_i) begin
         if (ld[1]) begin
-            s1_kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
-            s1_illegal <= !(is_load || is_gemm || is_drain || is_finish) ||
+            s1.kind <= is_load ? K_LOAD : is_gemm ? K_GEMM : is_drain ? K_DRAIN : K_OTHER;
+            s1.illegal <= !(is_load || is_gemm || is_drain || is_finish) ||
                           (insn & ~used_bits) != '0 || (is_load && load_illegal) ||
                           (is_gemm && gemm_illegal) || (is_drain && drain_illegal);
-            s1_l_packs  <= l_packs;
-            s1_l_buffer <= ld_i.buffer;
-            s1_l_cols   <= l_cols;
+            s1.l_packs  <= l_packs;
+            s1.l_buffer <= ld_i.buffer;
+            s1.l_cols   <= l_cols;
             if (is_load) begin
                 s1_base[0] <= AW'(ld_i.sram_base);
                 s1_base[1] <= '0;
@@ -268,7 +272,7 @@ module accel_insn_check #(
                 s1_base[2] <= AW'(g.wgt_base);
             end
             // PRM is checked whether or not init is set (docs/isa.md)
-            s1_prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
+            s1.prm_max <= is_drain ? AW'(d.prm_base) + AW'(d_n_kb_m1)
                                    : AW'(g.prm_base) + AW'(g_n_kb_m1);
             for (int k = 0; k < NP; k++) begin
                 s1_mul_a[k] <= mul_a[k];
@@ -278,12 +282,8 @@ module accel_insn_check #(
     end
 
     // ------------------------------------------------------------ stage 3: the quarters
-    kind_e           s1q_kind;
-    logic            s1q_illegal, s1q_l_packs;
-    logic [1:0]      s1q_l_buffer;
-    logic [16:0]     s1q_l_cols;
+    side_t           s1q;
     (* mem2reg *) logic [AW-1:0] s1q_base [3];
-    logic [AW-1:0]   s1q_prm_max;
     // The products' quarters: b's bits 0-4, 5-8, 9-12 and 13-16.
     (* mem2reg *) logic [33:0] s1_q0 [NP];
     (* mem2reg *) logic [33:0] s1_q1 [NP];
@@ -291,12 +291,7 @@ module accel_insn_check #(
     (* mem2reg *) logic [33:0] s1_q3 [NP];
     always_ff @(posedge clk_i) begin
         if (ld[2]) begin
-            s1q_kind     <= s1_kind;
-            s1q_illegal  <= s1_illegal;
-            s1q_l_packs  <= s1_l_packs;
-            s1q_l_buffer <= s1_l_buffer;
-            s1q_l_cols   <= s1_l_cols;
-            s1q_prm_max  <= s1_prm_max;
+            s1q <= s1;
             for (int r = 0; r < 3; r++) s1q_base[r] <= s1_base[r];
             for (int k = 0; k < NP; k++) begin
                 s1_q0[k] <= product_part(s1_mul_a[k], s1_mul_b[k], 0, 5);
@@ -308,21 +303,12 @@ module accel_insn_check #(
     end
 
     // ------------------------------------------------------------ stage 4: the products
-    kind_e           s1b_kind;
-    logic            s1b_illegal, s1b_l_packs;
-    logic [1:0]      s1b_l_buffer;
-    logic [16:0]     s1b_l_cols;
+    side_t           s1b;
     (* mem2reg *) logic [AW-1:0] s1b_base [3];
-    logic [AW-1:0]   s1b_prm_max;
     (* mem2reg *) logic [33:0] s1_p [NP];
     always_ff @(posedge clk_i) begin
         if (ld[3]) begin
-            s1b_kind     <= s1q_kind;
-            s1b_illegal  <= s1q_illegal;
-            s1b_l_packs  <= s1q_l_packs;
-            s1b_l_buffer <= s1q_l_buffer;
-            s1b_l_cols   <= s1q_l_cols;
-            s1b_prm_max  <= s1q_prm_max;
+            s1b <= s1q;
             for (int r = 0; r < 3; r++) s1b_base[r] <= s1q_base[r];
             for (int k = 0; k < NP; k++) s1_p[k] <= (s1_q0[k] + s1_q1[k]) + (s1_q2[k] + s1_q3[k]);
         end
@@ -341,19 +327,19 @@ module accel_insn_check #(
                                              // entries 1-2
     always_ff @(posedge clk_i) begin
         if (ld[4]) begin
-            s2_kind     <= s1b_kind;
-            s2_illegal  <= s1b_illegal ||
-                           (s1b_kind == K_LOAD && s1b_l_packs && s1_p[1] > 34'(BLOCK_IN));
+            s2_kind     <= s1b.kind;
+            s2_illegal  <= s1b.illegal ||
+                           (s1b.kind == K_LOAD && s1b.l_packs && s1_p[1] > 34'(BLOCK_IN));
             s2_l_huge   <= s1_p[0] > 34'd65536;
-            s2_l_buffer <= s1b_l_buffer;
-            s2_prm_max  <= s1b_prm_max;
-            if (s1b_kind == K_LOAD) begin
+            s2_l_buffer <= s1b.l_buffer;
+            s2_prm_max  <= s1b.prm_max;
+            if (s1b.kind == K_LOAD) begin
                 s2_t[0] <= s1b_base[0];
                 // entries in quarters, summed by stages 6 and 7 as INP's terms are
-                s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 0, 5));
-                s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 5, 4));
-                s2_t[3] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 9, 4));
-                s2_t[4] <= AW'(product_part(s1_p[0][16:0], s1b_l_cols, 13, 4));
+                s2_t[1] <= AW'(product_part(s1_p[0][16:0], s1b.l_cols, 0, 5));
+                s2_t[2] <= AW'(product_part(s1_p[0][16:0], s1b.l_cols, 5, 4));
+                s2_t[3] <= AW'(product_part(s1_p[0][16:0], s1b.l_cols, 9, 4));
+                s2_t[4] <= AW'(product_part(s1_p[0][16:0], s1b.l_cols, 13, 4));
                 for (int k = 5; k < 8; k++) s2_t[k] <= '0;
             end else begin
                 s2_t[0] <= s1b_base[0] + AW'(s1_p[0]);

@@ -56,11 +56,11 @@ module accel_prim_fifo_sync #(
     (* mem2reg *) logic [WIDTH-1:0] data_q [DEPTH];
     logic [PW-1:0] rptr_q, wptr_q;
     logic [CW-1:0] count_q;  // entries pushed and not popped (full_o)
-    logic [CW-1:0] avail_q;  // of those, the ones written (empty_o, the head)
+    logic [CW-1:0] avail;    // of those, the ones written (empty_o, the head)
 
     logic do_push, do_pop;
     assign full_o  = (count_q == FULL_COUNT);
-    assign empty_o = (avail_q == '0);
+    assign empty_o = (avail == '0);
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
 
@@ -85,12 +85,21 @@ module accel_prim_fifo_sync #(
         assign land      = push_q;
         assign land_data = wdata_q;
         assign land_we   = we_q;
+        // a push counts in count_q from the next cycle, in avail_q once written
+        logic [CW-1:0] avail_q;
+        always_ff @(posedge clk_i) begin
+            if (rst_i) avail_q <= '0;
+            else if (land && !do_pop) avail_q <= avail_q + CW'(1);
+            else if (do_pop && !land) avail_q <= avail_q - CW'(1);
+        end
+        assign avail = avail_q;
     end else begin : g_direct
         assign land      = do_push;
         assign land_data = wdata_i;
         for (genvar k = 0; k < DEPTH; k++) begin : g_we
             assign land_we[k] = do_push && wptr_q == PW'(k);
         end
+        assign avail = count_q;  // written as pushed
     end
 
     function automatic logic [PW-1:0] next_ptr(input logic [PW-1:0] p);
@@ -104,14 +113,14 @@ module accel_prim_fifo_sync #(
     // calls count_q > 1 constant (CMPCONST) for a one-bit count.
     logic several;
     if (DEPTH > 1) begin : g_several
-        assign several = avail_q > CW'(1);
+        assign several = avail > CW'(1);
     end else begin : g_one
         assign several = 1'b0;
     end
     assign rdata_o = head_q;
     always_ff @(posedge clk_i) begin
         if (do_pop && several) head_q <= data_q[next_ptr(rptr_q)];
-        else if (land && (empty_o || (do_pop && avail_q == CW'(1)))) head_q <= land_data;
+        else if (land && (empty_o || (do_pop && avail == CW'(1)))) head_q <= land_data;
     end
 
     always_ff @(posedge clk_i) begin
@@ -119,14 +128,11 @@ module accel_prim_fifo_sync #(
             rptr_q  <= '0;
             wptr_q  <= '0;
             count_q <= '0;
-            avail_q <= '0;
         end else begin
             if (do_push) wptr_q <= next_ptr(wptr_q);
             if (do_pop) rptr_q <= next_ptr(rptr_q);
             if (do_push && !do_pop) count_q <= count_q + CW'(1);
             else if (do_pop && !do_push) count_q <= count_q - CW'(1);
-            if (land && !do_pop) avail_q <= avail_q + CW'(1);
-            else if (do_pop && !land) avail_q <= avail_q - CW'(1);
         end
     end
 
@@ -141,7 +147,7 @@ module accel_prim_fifo_sync #(
     `ACCEL_ASSERT(a_no_overflow, push_i |-> !full_o, clk_i, rst_i)
     `ACCEL_ASSERT(a_no_underflow, pop_i |-> !empty_o, clk_i, rst_i)
     `ACCEL_ASSERT(a_count_in_range, count_q <= FULL_COUNT, clk_i, rst_i)
-    `ACCEL_ASSERT(a_written_are_pushed, avail_q <= count_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_written_are_pushed, avail <= count_q, clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_flags_known, {full_o, empty_o}, clk_i, rst_i)
 endmodule
 
