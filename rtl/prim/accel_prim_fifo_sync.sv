@@ -1,7 +1,10 @@
-// Show-ahead FIFO in registers: rdata_o is the head entry whenever empty_o is low, and
-// pop_i removes it. Meant for short queues of wide entries (the units' instruction
-// queues: 8 x 512 bits), so the storage is flip-flops, not a RAM: an entry pushed in one
-// cycle is the head from the next, with no read latency.
+// Show-ahead FIFO: rdata_o is the head entry whenever empty_o is low, and pop_i
+// removes it. Meant for short queues of wide entries (the units' instruction queues:
+// 8 x 512 bits). The entries are a memory written synchronously and read
+// asynchronously, which FPGAs build from LUT RAM (ECP5: TRELLIS_DPR16X4, 4 bits of 16
+// entries each), not flip-flops: in registers the three instruction queues were the
+// largest cells of the ULX3S design (docs/fpga.md). An entry pushed in one cycle is the
+// head from the next, with no read latency.
 //
 // The head comes from a register of its own (a copy of the head entry, loaded with the
 // next one as the head is popped), not from a multiplexer over the entries: the units
@@ -10,9 +13,9 @@
 //
 // With PUSH_STAGE 1 a push is registered before it is written: its entry is the head two
 // cycles after the push instead of one, and full_o counts it from the cycle after the
-// push, as before. The instruction queues take it: the write enables then come from
-// registers (one per entry), not from the producer's decision, whose fan-out to the 512
-// bits of an entry was the FPGA's longest path (docs/fpga.md).
+// push, as before. The instruction queues take it: the write enable and address then come
+// from registers, not from the producer's decision, whose fan-out to the 512 bits of an
+// entry was the FPGA's longest path (docs/fpga.md).
 //
 // Contract: push_i only while !full_o, pop_i only while !empty_o (assertions check it
 // under ACCEL_ASSERT). Both are guarded anyway: a push while full is ignored (even if
@@ -51,9 +54,8 @@ module accel_prim_fifo_sync #(
         $error("accel_prim_fifo_sync: PUSH_STAGE must be 0 or 1");
     end
 
-    // Registers, not a RAM (mem2reg tells Yosys so); an array rather than one packed
-    // vector so that the simulator reads the head by index, not by a wide shift.
-    (* mem2reg *) logic [WIDTH-1:0] data_q [DEPTH];
+    // The entries: one write port, one asynchronous read port (the entry after the head).
+    logic [WIDTH-1:0] data_q [DEPTH];
     logic [PW-1:0] rptr_q, wptr_q;
     logic [CW-1:0] count_q;  // entries pushed and not popped (full_o)
     logic [CW-1:0] avail;    // of those, the ones written (empty_o, the head)
@@ -67,24 +69,20 @@ module accel_prim_fifo_sync #(
     // The write: the entry that lands in the storage this cycle, and where.
     logic             land;
     logic [WIDTH-1:0] land_data;
-    logic [DEPTH-1:0] land_we;  // one-hot: the entry written
+    logic [PW-1:0]    land_ptr; // the entry written
     if (PUSH_STAGE == 1) begin : g_push_stage
         logic             push_q;
         logic [WIDTH-1:0] wdata_q;
-        logic [DEPTH-1:0] we_q;
+        logic [PW-1:0]    ptr_q;
         always_ff @(posedge clk_i) begin
-            if (rst_i) begin
-                push_q <= 1'b0;
-                we_q   <= '0;
-            end else begin
-                push_q <= do_push;
-                for (int k = 0; k < DEPTH; k++) we_q[k] <= do_push && wptr_q == PW'(k);
-            end
+            if (rst_i) push_q <= 1'b0;
+            else push_q <= do_push;
             wdata_q <= wdata_i;
+            ptr_q   <= wptr_q;
         end
         assign land      = push_q;
         assign land_data = wdata_q;
-        assign land_we   = we_q;
+        assign land_ptr  = ptr_q;
         // a push counts in count_q from the next cycle, in avail_q once written
         logic [CW-1:0] avail_q;
         always_ff @(posedge clk_i) begin
@@ -96,9 +94,7 @@ module accel_prim_fifo_sync #(
     end else begin : g_direct
         assign land      = do_push;
         assign land_data = wdata_i;
-        for (genvar k = 0; k < DEPTH; k++) begin : g_we
-            assign land_we[k] = do_push && wptr_q == PW'(k);
-        end
+        assign land_ptr  = wptr_q;
         assign avail = count_q;  // written as pushed
     end
 
@@ -136,10 +132,9 @@ module accel_prim_fifo_sync #(
         end
     end
 
-    // Storage: no reset (the count says which entries mean anything); each entry is a
-    // plain register with a load enable.
+    // Storage: no reset (the count says which entries mean anything).
     always_ff @(posedge clk_i) begin
-        for (int k = 0; k < DEPTH; k++) if (land_we[k]) data_q[k] <= land_data;
+        if (land) data_q[land_ptr] <= land_data;
     end
 
     // The guards keep the FIFO consistent, but a dropped push loses an entry and an empty
