@@ -68,22 +68,34 @@ module accel_load_burst_gen #(
     logic [RB_W-1:0]  seg_beats_q;
     logic [CNT_W-1:0] cnt_q;               // bursts in flight
 
-    // The burst at addr_q: min(MAX_BURST, rest of the segment, rest of the page) beats.
-    logic [PG_W-1:0]    to_page;
-    logic [BURST_W-1:0] beats;
-    logic               seg_end, row_end;
-    always_comb begin
-        to_page = PG_W'(PAGE_BEATS) - PG_W'(addr_q[PAGE_LG-1:BB_LG]);
-        beats   = BURST_W'(MAX_BURST);
-        if (left_q < RB_W'(MAX_BURST)) beats = left_q[BURST_W-1:0];
-        if (to_page < PG_W'(beats)) beats = to_page[BURST_W-1:0];
-        seg_end = (left_q == RB_W'(beats));
-        row_end = seg_end && (x_q == x_last_q);
-    end
+    // The burst at addr_q, min(MAX_BURST, rest of the segment, rest of the page) beats,
+    // is computed as addr_q and left_q are loaded and kept in registers (beats_q,
+    // seg_end_q, to_page_q), so that the AR channel comes from registers: the memory
+    // behind it checks the burst in the cycle it is offered (docs/fpga.md, timing).
+    logic [BURST_W-1:0] beats_q;    // beats of the burst at addr_q
+    logic               seg_end_q;  // it ends the segment
+    logic [PG_W-1:0]    to_page_q;  // beats from addr_q to the end of its page
+    logic               row_end;
+    assign row_end = seg_end_q && (x_q == x_last_q);
+
+    // The burst of a segment's beats `left` from an address `to_page` beats before the
+    // end of its page.
+    function automatic logic [BURST_W:0] burst(input logic [RB_W-1:0] left,
+                                               input logic [PG_W-1:0] to_page);
+        logic [BURST_W-1:0] b;
+        b = BURST_W'(MAX_BURST);
+        if (left < RB_W'(MAX_BURST)) b = left[BURST_W-1:0];
+        if (to_page < PG_W'(b)) b = to_page[BURST_W-1:0];
+        burst = {left == RB_W'(b), b};  // {seg_end, beats}
+    endfunction
+    // (of an address's beat within its page)
+    function automatic logic [PG_W-1:0] page_rest(input logic [PAGE_LG-BB_LG-1:0] beat);
+        page_rest = PG_W'(PAGE_BEATS) - PG_W'(beat);
+    endfunction
 
     assign ar_valid_o = active_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
     assign ar_addr_o  = addr_q;
-    assign ar_len_o   = 8'(beats) - 8'd1;
+    assign ar_len_o   = 8'(beats_q) - 8'd1;
     assign idle_o     = !active_q && (cnt_q == '0);
 
     logic ar_fire;
@@ -108,6 +120,22 @@ module accel_load_burst_gen #(
         end
     end
 
+    // The next burst: the rest of this segment (its page continues, or the next page
+    // starts), or the first burst of the segment at new_seg.
+    logic [RB_W-1:0] left_n;
+    logic [PG_W-1:0] to_page_n;
+    logic [31:0]     new_seg;
+    logic [PG_W-1:0] new_to_page;
+    assign left_n    = left_q - RB_W'(beats_q);
+    assign to_page_n = (to_page_q == PG_W'(beats_q)) ? PG_W'(PAGE_BEATS)
+                                                      : to_page_q - PG_W'(beats_q);
+    always_comb begin
+        if (!row_end) new_seg = next_seg;
+        else if (y_q != y_last_q) new_seg = next_row;
+        else new_seg = next_plane;
+        new_to_page = page_rest(new_seg[PAGE_LG-1:BB_LG]);
+    end
+
     always_ff @(posedge clk_i) begin
         if (start_i) begin
             addr_q      <= base_i;
@@ -115,6 +143,8 @@ module accel_load_burst_gen #(
             row_q       <= base_i;
             plane_q     <= base_i;
             left_q      <= seg_beats_i;
+            to_page_q   <= page_rest(base_i[PAGE_LG-1:BB_LG]);
+            {seg_end_q, beats_q} <= burst(seg_beats_i, page_rest(base_i[PAGE_LG-1:BB_LG]));
             seg_beats_q <= seg_beats_i;
             x_q         <= '0;
             y_q         <= '0;
@@ -126,30 +156,32 @@ module accel_load_burst_gen #(
             y_stride_q  <= y_stride_i;
             z_stride_q  <= z_stride_i;
         end else if (ar_fire) begin
-            if (!seg_end) begin
-                addr_q <= addr_q + (32'(beats) << BB_LG);
-                left_q <= left_q - RB_W'(beats);
-            end else if (!row_end) begin
-                x_q    <= x_q + 16'd1;
-                seg_q  <= next_seg;
-                addr_q <= next_seg;
-                left_q <= seg_beats_q;
-            end else if (y_q != y_last_q) begin
-                x_q    <= '0;
-                y_q    <= y_q + 16'd1;
-                seg_q  <= next_row;
-                row_q  <= next_row;
-                addr_q <= next_row;
-                left_q <= seg_beats_q;
-            end else begin  // next plane (or past the end: the values are then unused)
-                x_q     <= '0;
-                y_q     <= '0;
-                z_q     <= z_q + 16'd1;
-                plane_q <= next_plane;
-                seg_q   <= next_plane;
-                row_q   <= next_plane;
-                addr_q  <= next_plane;
-                left_q  <= seg_beats_q;
+            if (!seg_end_q) begin
+                addr_q    <= addr_q + (32'(beats_q) << BB_LG);
+                left_q    <= left_n;
+                to_page_q <= to_page_n;
+                {seg_end_q, beats_q} <= burst(left_n, to_page_n);
+            end else begin
+                addr_q    <= new_seg;
+                left_q    <= seg_beats_q;
+                to_page_q <= new_to_page;
+                {seg_end_q, beats_q} <= burst(seg_beats_q, new_to_page);
+                if (!row_end) begin
+                    x_q   <= x_q + 16'd1;
+                    seg_q <= next_seg;
+                end else if (y_q != y_last_q) begin
+                    x_q   <= '0;
+                    y_q   <= y_q + 16'd1;
+                    seg_q <= next_row;
+                    row_q <= next_row;
+                end else begin  // next plane (or past the end: the values are then unused)
+                    x_q     <= '0;
+                    y_q     <= '0;
+                    z_q     <= z_q + 16'd1;
+                    plane_q <= next_plane;
+                    seg_q   <= next_plane;
+                    row_q   <= next_plane;
+                end
             end
         end
     end
@@ -172,7 +204,7 @@ module accel_load_burst_gen #(
                   clk_i, rst_i)
     `ACCEL_ASSERT(a_outstanding_max, cnt_q <= CNT_W'(MAX_OUTSTANDING), clk_i, rst_i)
     // The AXI rules of every burst shown: 1 to 16 beats, inside one 4 KiB page.
-    `ACCEL_ASSERT(a_burst_len, ar_valid_o |-> beats != '0 && beats <= 5'd16, clk_i, rst_i)
+    `ACCEL_ASSERT(a_burst_len, ar_valid_o |-> beats_q != '0 && beats_q <= 5'd16, clk_i, rst_i)
     `ACCEL_ASSERT(a_burst_in_page,
                   ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
                   clk_i, rst_i)

@@ -72,13 +72,17 @@ module accel_board_memory #(
         $error("accel_board_memory: MEM_BYTES must be a positive multiple of BEAT_BYTES");
     end
 
-    // A burst is served when it is aligned, INCR of full beats and inside the memory.
+    // A burst is served when it is aligned, INCR of full beats and inside the memory:
+    // the address's bits above the memory are zero and its beat plus len (the burst's
+    // last beat) is below DEPTH. A narrow addition rather than the last byte's 33-bit
+    // one: this check closes the path from the AR channel (docs/fpga.md, timing).
+    localparam int EW = ((AW > 8) ? AW : 8) + 1;  // a beat index plus a length
     function automatic logic burst_ok(input logic [31:0] addr, input logic [7:0] len,
                                       input logic [2:0] size, input logic [1:0] burst);
-        logic [32:0] last_byte;
-        last_byte = {1'b0, addr} + 33'((32'(len) + 32'd1) * 32'(BEAT_BYTES)) - 33'd1;
-        burst_ok = size == FULL_SIZE && burst == INCR && (addr & 32'(BEAT_BYTES - 1)) == '0 &&
-               last_byte < 33'(MEM_BYTES);
+        logic [EW-1:0] last_beat;
+        last_beat = EW'(addr[OW +: AW]) + EW'(len);
+        burst_ok = size == FULL_SIZE && burst == INCR && addr[OW-1:0] == '0 &&
+                   addr[31:OW+AW] == '0 && last_beat < EW'(DEPTH);
     endfunction
 
     // ---------------------------------------------------------------- RAM and its port
