@@ -5,7 +5,7 @@
   ulx3s_baseline.py check REPORT.json BASELINE.json [--synth-log LOG]
                                                        the report's resources against it;
                                                        with the synthesis log, also that
-                                                       every memory went to block RAM
+                                                       every memory went where it belongs
 
 REPORT.json is what scripts/fpga/run --synth-only writes. check exits 1 when the design
 does not fit or a resource moved by more than TOLERANCE of its baseline, either way: a
@@ -15,7 +15,7 @@ import re
 import sys
 
 # The resources held to the baseline: Yosys' cell types.
-RESOURCES = ["LUT4", "TRELLIS_FF", "CCU2C", "DP16KD", "MULT18X18D"]
+RESOURCES = ["LUT4", "TRELLIS_FF", "CCU2C", "DP16KD", "TRELLIS_DPR16X4", "MULT18X18D"]
 TOLERANCE = 0.10
 
 
@@ -28,10 +28,11 @@ def load(path):
         sys.exit(2)
 
 
-def memories_in_block_ram(log_path):
-    """Every memory Yosys mapped (memory_libmap's "mapping memory M via CELL") went to a
-    DP16KD (true or pseudo dual-port): none to flip-flops or LUT RAM. Returns the
-    failures."""
+def memories_in_place(log_path):
+    """Every memory Yosys mapped (memory_libmap's "mapping memory M via CELL") went where
+    the RTL means it: the SRAMs (accel_prim_sram_*, memories named mem_q) to a DP16KD
+    (true or pseudo dual-port), the FIFOs' entries (accel_prim_fifo_sync, data_q) to LUT
+    RAM; none to flip-flops. Returns the failures."""
     try:
         log = open(log_path, errors="replace").read()
     except OSError as e:
@@ -40,8 +41,14 @@ def memories_in_block_ram(log_path):
     mapped = re.findall(r"^mapping memory (\S+) via (\S+)$", log, re.M)
     if not mapped:
         return [f"{log_path}: no memory was mapped"]
-    return [f"memory {m} mapped via {via}, not a DP16KD" for m, via in mapped
-            if not via.startswith(("$__DP16KD", "$__PDPW16KD"))]
+    failures = []
+    for memory, via in mapped:
+        if memory.endswith(".data_q"):
+            if not via.startswith("$__TRELLIS_DPR16X4"):
+                failures.append(f"FIFO memory {memory} mapped via {via}, not LUT RAM")
+        elif not via.startswith(("$__DP16KD", "$__PDPW16KD")):
+            failures.append(f"memory {memory} mapped via {via}, not a DP16KD")
+    return failures
 
 
 def main():
@@ -76,11 +83,11 @@ def main():
         bad |= not ok
         print(f"{'ok  ' if ok else 'FAIL'} {r:<12} {was:>9} {now:>9} {100 * change:>+7.1f}%")
     if log_path:
-        failures = memories_in_block_ram(log_path)
+        failures = memories_in_place(log_path)
         for f in failures:
             print(f"FAIL {f}")
         if not failures:
-            print("ok   every memory in DP16KD block RAM")
+            print("ok   every SRAM in DP16KD block RAM, every FIFO in LUT RAM")
         bad |= bool(failures)
     if bad:
         print(f"a resource moved by more than {100 * TOLERANCE:.0f}% of the baseline: if the "
