@@ -75,13 +75,13 @@ def main():
     baseline = load(baseline_path)
     bad = not report["fits"]
     print(f"{'ok  ' if report['fits'] else 'FAIL'} fits the LFE5U-85F")
-    print(f"     {'resource':<12} {'baseline':>9} {'now':>9} {'change':>8}")
+    print(f"     {'resource':<15} {'baseline':>9} {'now':>9} {'change':>8}")
     for r in RESOURCES:
         was, now = baseline["cells"][r], cells.get(r, 0)
         change = (now - was) / was if was else (0.0 if now == 0 else float("inf"))
         ok = abs(change) <= TOLERANCE
         bad |= not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {r:<12} {was:>9} {now:>9} {100 * change:>+7.1f}%")
+        print(f"{'ok  ' if ok else 'FAIL'} {r:<15} {was:>9} {now:>9} {100 * change:>+7.1f}%")
     if log_path:
         failures = memories_in_place(log_path)
         for f in failures:
