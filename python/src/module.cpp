@@ -7,12 +7,12 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include "backends/build_info.hpp"
 #include "base/error.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/shipped_configs.hpp"
 #include "bindings.hpp"
 #include "verilator_device.hpp"
-#include "version.hpp"
 
 namespace accel::python {
 
@@ -92,8 +92,8 @@ PYBIND11_MODULE(_accel, m) {
         }
     });
     py::register_exception<accel::DeviceError>(m, "DeviceError", PyExc_RuntimeError);
-    m.attr("__version__") = accel::cli::kVersion;
-    m.attr("git_revision") = accel::cli::kGitRevision;
+    m.attr("__version__") = accel::kVersion;
+    m.attr("git_revision") = accel::kGitRevision;
     m.def("shipped_configs", &shipped_config_names,
           "The names of the hardware configs of configs/hw/ (hw= takes them).");
     m.def("verilator_configs", &accel::verilator_configs,

@@ -64,7 +64,7 @@ po::options_description conv2d_options(Conv2dArgs& a) {
     d.add_options()
         ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
         ("device", po::value(&a.device), (std::string("run on a board instead of --backend: ") +
-                                          kDeviceSpecs).c_str())
+                                          kBoardSpecs).c_str())
         ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file");
