@@ -1,5 +1,5 @@
-// The steps of `accel conv2d` that the Python package (python/) takes too: the options
-// as the CLI spells them, the backend rules, and the layer with its tensors.
+// The options of `accel conv2d` as the CLI spells them, the backend rules, and the layer
+// they describe with its tensors (conv2d_command.cpp runs it).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -27,13 +27,6 @@ struct Conv2dArgs {
     bool relu = false, check = false;
 };
 
-// Tensors handed over in memory (the Python package) instead of read from the file
-// their option names; the option's value still names the tensor in errors.
-struct Conv2dTensors {
-    std::optional<TensorI8> x, w;
-    std::optional<TensorI32> bias, multiplier, shift;
-};
-
 struct LoadedLayer {
     Conv2dLayer layer;
     TensorI8 x, w;
@@ -42,29 +35,10 @@ struct LoadedLayer {
 
 // The layer of --input and --weights with the options' geometry, zero points, clamp
 // and requantization, validated; accel::Error naming the option or file at fault.
-LoadedLayer load_layer(const Conv2dArgs& a, const Conv2dTensors& given = {});
+LoadedLayer load_layer(const Conv2dArgs& a);
 
 // The --backend/--device/--check/--trace/--timeline rules; sets a.backend to the
 // device's name (verilator when neither is given).
 void check_backend(Conv2dArgs& a);
-
-// One run of a layer: its output and what the report says of it.
-struct LayerRun {
-    TensorI8 y;
-    Conv2dRun device;  // a device backend's run: plan and counters
-    RunFacts facts;    // points into `device`, hence neither copied nor moved
-    LayerRun() = default;
-    LayerRun(const LayerRun&) = delete;
-    LayerRun& operator=(const LayerRun&) = delete;
-};
-
-// Runs the layer on a.backend (the golden reference, or a device made with `options` or
-// from a.device) and, with a.check, compares the output with the golden reference:
-// how many outputs agree goes to stdout, where they differ to stderr, the verdict to
-// out.facts.bit_exact. `progress` hears when the device run starts, with its plan's
-// predicted cycles.
-void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
-               const VerilatorOptions& options, LayerRun& out,
-               const ProgressSink& progress = {});
 
 }  // namespace accel::cli

@@ -136,7 +136,7 @@ int run_plan(const std::vector<std::string>& args) {
     const Conv2dLayer layer = plan_layer(a);
     const Conv2dPlan plan = plan_conv2d(layer, hw);
     print_plan(layer, hw, plan);
-    if (!a.json.empty()) write_file_atomic(a.json, plan_document(layer, hw, plan).dump(2) + "\n");
+    if (!a.json.empty()) write_file_atomic(a.json, plan_report(layer, hw, plan).dump(2) + "\n");
     return 0;
 }
 
@@ -149,16 +149,6 @@ Conv2dLayer plan_layer(const PlanArgs& a) {
     layer.params.shift.assign(static_cast<size_t>(layer.shape.k), 0);
     validate(layer);
     return layer;
-}
-
-nlohmann::ordered_json plan_document(const Conv2dLayer& layer, const HwParams& hw,
-                                     const Conv2dPlan& plan) {
-    nlohmann::ordered_json j = {{"schema_version", kJsonSchemaVersion}};
-    j.update(plan_json(plan));
-    j["layer"] = layer_json(layer);
-    j["hw"] = hw.config.name;
-    j["roofline_cycles"] = roofline_cycles(layer, hw.config);
-    return j;
 }
 
 }  // namespace accel::cli

@@ -1,5 +1,4 @@
-// The steps of `accel plan` that the Python package (python/) takes too: the options as
-// the CLI spells them, the layer they describe and the plan's JSON (--json).
+// The options of `accel plan` as the CLI spells them and the layer they describe.
 #pragma once
 #include <string>
 
@@ -19,9 +18,5 @@ struct PlanArgs {
 // The layer to plan: its shape from --input/--weights or --shape/--kernel/--out-channels,
 // its geometry from the options; validated.
 Conv2dLayer plan_layer(const PlanArgs& a);
-
-// What --json writes: the plan, the layer, the config's name and the roofline.
-nlohmann::ordered_json plan_document(const Conv2dLayer& layer, const HwParams& hw,
-                                     const Conv2dPlan& plan);
 
 }  // namespace accel::cli
