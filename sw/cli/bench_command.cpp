@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/chrome_trace.hpp"
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "compiler/metrics.hpp"
@@ -31,7 +32,6 @@
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "device_options.hpp"
-#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/chrome_trace.hpp"
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "formats/npy.hpp"
@@ -26,7 +27,6 @@
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "device_options.hpp"
-#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "conv2d_command.hpp"
