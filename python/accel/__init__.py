@@ -183,7 +183,7 @@ def plan(x=None, w=None, *, shape=None, kernel=None, out_channels=None, stride=1
         raise Error("plan: give x and w, or shape, kernel and out_channels")
     if _is_int(shape) or len(shape) != 4 or not all(map(_is_int, shape)):
         raise Error(f"shape: expected (N, H, W, C), got {shape!r}")
-    options = {**_geometry(stride, pad, dilation), "shape": tuple(int(d) for d in shape),
+    options = {**_geometry(stride, pad, dilation), "shape": _ints("shape", tuple(shape), (4,)),
                "kernel": _pair("kernel", tuple(kernel) if np.ndim(kernel) else kernel),
                "out_channels": _int("out_channels", out_channels)}
     return _accel.plan(options, hw)

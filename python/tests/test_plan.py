@@ -37,6 +37,9 @@ def test_plan_errors_name_the_layer():
     with pytest.raises(accel.Error) as raised:
         accel.plan(shape=(1, 8, 8), kernel=3, out_channels=4)
     assert str(raised.value) == "shape: expected (N, H, W, C), got (1, 8, 8)"
+    with pytest.raises(accel.Error) as raised:
+        accel.plan(shape=(1, 1 << 40, 8, 4), kernel=3, out_channels=4)
+    assert str(raised.value) == "shape: 1099511627776 does not fit an int32"
 
 
 def test_hw_config_fields_and_errors(cli, tmp_path):
