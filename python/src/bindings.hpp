@@ -29,10 +29,18 @@ py::object to_python(const nlohmann::ordered_json& j);
 // trace_window=, into a backend and the device it stands for; accel::Error naming the
 // argument at fault.
 struct RunChoice {
-    DeviceChoice device;  // its backend: the enum the runtime takes
+    DeviceChoice device;    // its backend: the enum the runtime takes
+    DeviceFactory devices;  // device_factory(device); none for the reference
     bool check = false;
 };
 RunChoice run_choice(const py::dict& run);
+
+// f() with the GIL released: a device run takes seconds, other Python threads go on.
+template <typename F>
+auto without_gil(F&& f) {
+    py::gil_scoped_release running;
+    return f();
+}
 
 void bind_layer(py::module_& m);    // conv2d, plan
 void bind_network(py::module_& m);  // run_tflite

@@ -101,18 +101,12 @@ py::tuple conv2d(const py::array& x_array, const py::array& w_array,
     validate(layer);
     const HwParams hw = hw_params_of(hw_arg);
     const RunChoice run = run_choice(run_options);
-    const Backend backend = run.device.backend;
-    const DeviceFactory factory = on_device(backend) ? device_factory(run.device) : DeviceFactory{};
     LayerRunOptions options;
     options.check = run.check;
-    std::optional<LayerResult> result;
-    {
-        py::gil_scoped_release simulating;
-        result = run_layer(layer, x, w, bias, hw, backend, factory, options);
-    }
-    return py::make_tuple(numpy_from_tensor(result->y),
-                          to_python(conv2d_report(layer, hw, *result)),
-                          check_failure(result->check));
+    const LayerResult result = without_gil(
+        [&] { return run_layer(layer, x, w, bias, hw, run.device.backend, run.devices, options); });
+    return py::make_tuple(numpy_from_tensor(result.y), to_python(conv2d_report(layer, hw, result)),
+                          check_failure(result.check));
 }
 
 // The plan of a layer of the dict's shape and geometry, as `accel plan --json` writes it.

@@ -138,6 +138,7 @@ RunChoice run_choice(const py::dict& run) {
         c.device.options.trace_from = from;
         c.device.options.trace_to = to;
     }
+    if (on_device(backend)) c.devices = device_factory(c.device);
     return c;
 }
 

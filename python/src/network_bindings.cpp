@@ -59,23 +59,18 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arr
     const graph::Model model = read_model(path);
     const std::vector<Value> inputs = given_inputs(arrays, model, seed);
     const Backend backend = run.device.backend;
-    const DeviceFactory factory = on_device(backend) ? device_factory(run.device) : DeviceFactory{};
     RunOptions options;
     options.check = run.check;
-    std::optional<NetworkRun> result;
-    {
-        py::gil_scoped_release simulating;
-        result = run_model(model, hw, backend, factory, inputs, options);
-    }
+    const NetworkRun result = without_gil(
+        [&] { return run_model(model, hw, backend, run.devices, inputs, options); });
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     py::list outputs;
-    for (const Value& v : result->outputs) outputs.append(numpy_from_value(v));
-    const py::object failure = result->mismatch
-                                   ? py::object(py::str("check: " + describe(*result->mismatch, model)))
-                                   : py::object(py::none());
+    for (const Value& v : result.outputs) outputs.append(numpy_from_value(v));
+    py::object failure = py::none();
+    if (result.mismatch) failure = py::str("check: " + describe(*result.mismatch, model));
     return py::make_tuple(outputs,
-                          to_python(network_report(path, backend, hw, *result, run.check, wall)),
+                          to_python(network_report(path, backend, hw, result, run.check, wall)),
                           failure);
 }
 

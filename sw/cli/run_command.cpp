@@ -156,7 +156,8 @@ void print_table(const NetworkRun& run) {
 // --max-cycles); `on_cycles` is the Verilator device's progress clock (VerilatorOptions).
 NetworkRun run_model(const RunArgs& a, Backend backend, const graph::Model& model,
                      const HwParams& hw, const std::vector<Value>& inputs,
-                     const RunOptions& run_options, const std::function<void(uint64_t)>& on_cycles) {
+                     const RunOptions& run_options,
+                     const std::function<void(uint64_t)>& on_cycles) {
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
