@@ -17,6 +17,7 @@
 #include "backends/chrome_trace.hpp"
 #include "base/error.hpp"
 #include "base/file_io.hpp"
+#include "base/tensor.hpp"
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
@@ -24,19 +25,37 @@
 #include "ops/quant.hpp"
 #include "runtime/layer_run.hpp"
 #include "runtime/report.hpp"
+#include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
-#include "conv2d_command.hpp"
 #include "progress_line.hpp"
 #include "shared_options.hpp"
+#include "verilator_device.hpp"
 
 namespace po = boost::program_options;
 
 namespace accel::cli {
 namespace {
+
+struct Conv2dArgs {
+    std::string input, weights, bias, output, hw, report, trace, trace_window, timeline, device;
+    std::string backend;  // empty: verilator, or the board of --device
+    std::string stride = "1", pad = "0", dilation = "1";
+    std::string input_zp = "0", output_zp = "0";
+    std::string scale, multiplier, shift, act_min, act_max;
+    std::string faults;  // a DRAM fault plan for the verilator backend
+    std::string max_cycles;
+    bool relu = false, check = false;
+};
+
+struct LoadedLayer {
+    Conv2dLayer layer;
+    TensorI8 x, w;
+    std::vector<int32_t> bias;
+};
 
 po::options_description conv2d_options(Conv2dArgs& a) {
     po::options_description d = command_options(
@@ -148,8 +167,8 @@ void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
     }
 }
 
-}  // namespace
-
+// The layer of --input and --weights with the options' geometry, zero points, clamp
+// and requantization, validated; accel::Error naming the option or file at fault.
 LoadedLayer load_layer(const Conv2dArgs& a) {
     LoadedLayer l;
     l.x = load_rank4(a.input, "input", "[N,H,W,C]");
@@ -170,6 +189,8 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
     return l;
 }
 
+// The --backend/--device/--check/--trace/--timeline rules; sets a.backend to the
+// device's name (verilator when neither is given).
 void check_backend(Conv2dArgs& a) {
     if (!a.device.empty()) {
         if (!a.backend.empty()) {
@@ -185,8 +206,6 @@ void check_backend(Conv2dArgs& a) {
     }
     check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
 }
-
-namespace {
 
 // Outputs must never replace an input, nor each other, nor anything but a regular file.
 void check_outputs(const Conv2dArgs& a) {
