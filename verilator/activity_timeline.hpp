@@ -1,6 +1,6 @@
 // What the activity recorder (activity_recorder.hpp) records: per unit, the cycles it
 // was busy and waiting, and the cycles a DRAM beat moved, as run-length intervals. Plain
-// data, for the CLI's timelines (sw/cli/chrome_trace.hpp).
+// data, for the Chrome trace of a run (sw/backends/chrome_trace.hpp).
 #pragma once
 #include <array>
 #include <cstdint>

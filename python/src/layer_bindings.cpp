@@ -1,101 +1,137 @@
-// accel.conv2d and accel.plan: one layer, through the same steps as `accel conv2d` and
-// `accel plan` (sw/cli/conv2d_command.hpp, plan_command.hpp), with numpy arrays where
-// the CLI reads .npy files. The option texts come from python/accel/__init__.py.
+// accel.conv2d and accel.plan: one layer through the runtime (runtime/layer_run.hpp,
+// compiler/planner.hpp), with numpy arrays for the tensors. python/accel/__init__.py
+// has checked the Python arguments and turned them into the dicts these take.
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "base/error.hpp"
 #include "compiler/planner.hpp"
+#include "ops/quant.hpp"
+#include "runtime/layer_run.hpp"
 #include "runtime/report.hpp"
 #include "bindings.hpp"
-#include "cli_util.hpp"
-#include "conv2d_command.hpp"
 #include "numpy_tensors.hpp"
-#include "plan_command.hpp"
 
 namespace accel::python {
 
 namespace {
 
-// The names the arguments go by in errors, where the CLI names the files.
-cli::Conv2dArgs conv2d_args(const py::dict& o, bool has_bias, bool check) {
-    cli::Conv2dArgs a;
-    a.input = "x";
-    a.weights = "w";
-    a.bias = has_bias ? "bias" : "";
-    for (auto [key, field] : {std::pair{"stride", &a.stride}, {"pad", &a.pad},
-                              {"dilation", &a.dilation}, {"input_zero_point", &a.input_zp},
-                              {"output_zero_point", &a.output_zp}}) {
-        if (const std::string t = option_text(o, key); !t.empty()) *field = t;
+template <typename T>
+T item(const py::dict& d, const char* key) {
+    return d[key].cast<T>();
+}
+
+// stride, pad and dilation of the dict `g`.
+void set_geometry(const py::dict& g, Conv2dParams& p) {
+    std::tie(p.stride_h, p.stride_w) = item<std::pair<int, int>>(g, "stride");
+    std::tie(p.pad_top, p.pad_bottom, p.pad_left, p.pad_right) =
+        item<std::tuple<int, int, int, int>>(g, "pad");
+    std::tie(p.dilation_h, p.dilation_w) = item<std::pair<int, int>>(g, "dilation");
+}
+
+TensorI8 rank4(const py::array& a, const char* name, const char* what, const char* layout) {
+    TensorI8 t = tensor_from_numpy<int8_t>(a, name, "int8");
+    check_conv2d_tensor(t.shape, name, what, layout);
+    return t;
+}
+
+std::vector<int32_t> per_channel(const py::array& a, const char* name, int64_t k) {
+    const TensorI32 t = tensor_from_numpy<int32_t>(a, name, "int32");
+    check_per_channel(t.shape, k, name);
+    return t.data;
+}
+
+// An int32 for all K channels, or an array of K.
+std::vector<int32_t> per_channel(const py::object& o, const char* name, int64_t k) {
+    if (py::isinstance<py::int_>(o)) {
+        return std::vector<int32_t>(static_cast<size_t>(k), o.cast<int32_t>());
     }
-    a.scale = option_text(o, "scale");
-    a.multiplier = option_text(o, "multiplier");
-    a.shift = option_text(o, "shift");
-    a.act_min = option_text(o, "act_min");
-    a.act_max = option_text(o, "act_max");
-    a.backend = option_text(o, "backend");
-    a.device = option_text(o, "device");
-    a.trace = option_text(o, "trace");
-    a.trace_window = option_text(o, "trace_window");
-    a.relu = o.contains("relu") && o["relu"].cast<bool>();
-    a.check = check;
-    return a;
+    return per_channel(o.cast<py::array>(), name, k);
 }
 
-std::optional<TensorI32> per_channel(const std::optional<py::array>& a, const char* name) {
-    if (!a) return std::nullopt;
-    return tensor_from_numpy<int32_t>(*a, name, "int32");
+// The requantization of the dict: a scale, or per-channel multipliers and shifts.
+void set_requantization(const py::dict& o, int64_t k, Conv2dParams& p) {
+    if (!o["scale"].is_none()) {
+        const QuantizedMultiplier q = quantize_multiplier(item<double>(o, "scale"));
+        p.multiplier.assign(static_cast<size_t>(k), q.multiplier);
+        p.shift.assign(static_cast<size_t>(k), q.shift);
+        return;
+    }
+    p.multiplier = per_channel(item<py::object>(o, "multiplier"), "multiplier", k);
+    p.shift = per_channel(item<py::object>(o, "shift"), "shift", k);
 }
 
-// Returns (y, report JSON text): the CLI's output and its --report.
-py::tuple conv2d(const py::array& x, const py::array& w, const std::optional<py::array>& bias,
-                 const std::optional<py::array>& multiplier,
-                 const std::optional<py::array>& shift, const py::dict& options,
-                 const py::object& hw_arg, bool check) {
-    cli::Conv2dArgs a = conv2d_args(options, bias.has_value(), check);
-    cli::Conv2dTensors given;
-    given.x = tensor_from_numpy<int8_t>(x, "x", "int8");
-    given.w = tensor_from_numpy<int8_t>(w, "w", "int8");
-    given.bias = per_channel(bias, "bias");
-    given.multiplier = per_channel(multiplier, "multiplier");
-    given.shift = per_channel(shift, "shift");
-    cli::check_output_paths({{"--trace", a.trace}}, {});
-    cli::check_backend(a);
-    VerilatorOptions device_options;
-    device_options.trace_path = a.trace;
-    cli::set_trace_window(a.trace_window, a.trace, device_options);
+// What check=True found wrong, for accel.CheckError; None when nothing was.
+py::object check_failure(const std::optional<LayerCheck>& check) {
+    if (!check || check->bit_exact()) return py::none();
+    std::string first;
+    for (const LayerCheck::Difference& d : check->first) first += "; " + describe(d);
+    return py::str(fmt::format("check: {} of {} outputs differ from the golden reference{}",
+                               check->differing, check->outputs, first));
+}
+
+// Returns (y, report, the check's failure or None).
+py::tuple conv2d(const py::array& x_array, const py::array& w_array,
+                 const std::optional<py::array>& bias_array, const py::dict& layer_options,
+                 const py::dict& run_options, const py::object& hw_arg) {
+    const TensorI8 x = rank4(x_array, "x", "input", "[N,H,W,C]");
+    const TensorI8 w = rank4(w_array, "w", "weights", "[R,S,C,K]");
+    if (w.dim(2) != x.dim(3)) {
+        throw Error(fmt::format("w: weights have C = {} but input x has C = {}", w.dim(2),
+                                x.dim(3)));
+    }
+    Conv2dLayer layer;
+    layer.shape = {x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(3), w.dim(0), w.dim(1)};
+    const int64_t k = layer.shape.k;
+    const std::vector<int32_t> bias = bias_array ? per_channel(*bias_array, "bias", k)
+                                                 : std::vector<int32_t>(static_cast<size_t>(k), 0);
+    Conv2dParams& p = layer.params;
+    set_geometry(layer_options, p);
+    p.input_zero_point = item<int>(layer_options, "input_zero_point");
+    p.output_zero_point = item<int>(layer_options, "output_zero_point");
+    p.act_min = item<int>(layer_options, "act_min");
+    p.act_max = item<int>(layer_options, "act_max");
+    set_requantization(layer_options, k, p);
+    validate(layer);
     const HwParams hw = hw_params_of(hw_arg);
-    const cli::LoadedLayer l = cli::load_layer(a, given);
-    cli::LayerRun run;
-    {
-        py::gil_scoped_release simulating;
-        cli::run_layer(a, hw, l, device_options, run);
-    }
-    return py::make_tuple(numpy_from_tensor(run.y),
-                          conv2d_report(l.layer, hw, run.facts).dump());
+    const RunChoice run = run_choice(run_options);
+    LayerRunOptions options;
+    options.check = run.check;
+    const LayerResult result = without_gil(
+        [&] { return run_layer(layer, x, w, bias, hw, run.device.backend, run.devices, options); });
+    return py::make_tuple(numpy_from_tensor(result.y), to_python(conv2d_report(layer, hw, result)),
+                          check_failure(result.check));
 }
 
-// The plan's JSON text, as `accel plan --json` writes it.
-std::string plan(const py::dict& o, const py::object& hw_arg) {
-    cli::PlanArgs a;
-    a.shape = option_text(o, "shape");
-    a.kernel = option_text(o, "kernel");
-    a.out_channels = option_text(o, "out_channels");
-    for (auto [key, field] :
-         {std::pair{"stride", &a.stride}, {"pad", &a.pad}, {"dilation", &a.dilation}}) {
-        if (const std::string t = option_text(o, key); !t.empty()) *field = t;
-    }
+// The plan of a layer of the dict's shape and geometry, as `accel plan --json` writes it.
+py::object plan(const py::dict& o, const py::object& hw_arg) {
+    const auto [n, h, w, c] = item<std::tuple<int64_t, int64_t, int64_t, int64_t>>(o, "shape");
+    const auto [r, s] = item<std::pair<int64_t, int64_t>>(o, "kernel");
+    Conv2dLayer layer;
+    layer.shape = {n, h, w, c, item<int64_t>(o, "out_channels"), r, s};
+    set_geometry(o, layer.params);
+    // The requantization does not change the plan; any valid one will do. A K out of
+    // range gets none: validate() names the K, and nothing huge is allocated first.
+    const int64_t k = layer.shape.k;
+    layer.params.multiplier.assign(k >= 1 && k <= kMaxConv2dDim ? static_cast<size_t>(k) : 0,
+                                   1 << 30);
+    layer.params.shift.assign(layer.params.multiplier.size(), 0);
+    validate(layer);
     const HwParams hw = hw_params_of(hw_arg);
-    const Conv2dLayer layer = cli::plan_layer(a);
-    return cli::plan_document(layer, hw, plan_conv2d(layer, hw)).dump();
+    return to_python(plan_report(layer, hw, plan_conv2d(layer, hw)));
 }
 
 }  // namespace
 
 void bind_layer(py::module_& m) {
-    m.def("conv2d", &conv2d, py::arg("x"), py::arg("w"), py::arg("bias"), py::arg("multiplier"),
-          py::arg("shift"), py::arg("options"), py::arg("hw"), py::arg("check"));
+    m.def("conv2d", &conv2d, py::arg("x"), py::arg("w"), py::arg("bias"), py::arg("layer"),
+          py::arg("run"), py::arg("hw"));
     m.def("plan", &plan, py::arg("options"), py::arg("hw"));
 }
 

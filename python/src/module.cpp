@@ -1,18 +1,20 @@
 // accel._accel: the kit's runtime for Python. Errors the user can cause raise
-// accel.Error (a ValueError), device failures accel.DeviceError (a RuntimeError), each
-// with the CLI's message.
+// accel.Error (a ValueError), device failures accel.DeviceError (a RuntimeError); a check
+// that finds the device unlike the golden reference is returned for the front
+// (python/accel/__init__.py) to raise as accel.CheckError.
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include "backends/build_info.hpp"
 #include "base/error.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/shipped_configs.hpp"
 #include "bindings.hpp"
 #include "verilator_device.hpp"
-#include "version.hpp"
 
 namespace accel::python {
 
@@ -69,9 +71,75 @@ HwParams hw_params_of(const py::object& hw) {
     return derive_params(shipped_or_file(hw.cast<std::string>()));
 }
 
-std::string option_text(const py::dict& options, const char* key) {
-    if (!options.contains(key) || options[key].is_none()) return "";
-    return py::str(options[key]);
+template <typename Json>
+py::object json_to_python(const Json& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: return py::none();
+        case nlohmann::json::value_t::boolean: return py::bool_(j.template get<bool>());
+        case nlohmann::json::value_t::number_integer:
+            return py::int_(j.template get<int64_t>());
+        case nlohmann::json::value_t::number_unsigned:
+            return py::int_(j.template get<uint64_t>());
+        case nlohmann::json::value_t::number_float: return py::float_(j.template get<double>());
+        case nlohmann::json::value_t::string: return py::str(j.template get<std::string>());
+        case nlohmann::json::value_t::array: {
+            py::list out;
+            for (const auto& v : j) out.append(json_to_python(v));
+            return out;
+        }
+        case nlohmann::json::value_t::object: {
+            py::dict out;
+            for (const auto& [k, v] : j.items()) out[py::str(k)] = json_to_python(v);
+            return out;
+        }
+        default: return py::none();
+    }
+}
+
+py::object to_python(const nlohmann::json& j) { return json_to_python(j); }
+py::object to_python(const nlohmann::ordered_json& j) { return json_to_python(j); }
+
+RunChoice run_choice(const py::dict& run) {
+    RunChoice c;
+    if (!run["device"].is_none()) {
+        try {
+            c.device = board_choice(run["device"].cast<std::string>());
+        } catch (const Error& e) {
+            throw Error(std::string("device ") + e.what());
+        }
+    } else {
+        const std::string name = run["backend"].cast<std::string>();
+        const std::optional<Backend> b = backend_named(name);
+        if (!b || *b == Backend::Uart || *b == Backend::Zynq) {
+            throw Error(fmt::format("backend '{}': expected 'verilator', 'fsim' or 'ref' (a "
+                                    "board is device=)", name));
+        }
+        c.device.backend = *b;
+    }
+    const Backend backend = c.device.backend;
+    c.check = run["check"].cast<bool>();
+    if (c.check && !on_device(backend)) {
+        throw Error("check: compares a device with the golden reference; the 'ref' backend "
+                    "is the reference");
+    }
+    if (!run["trace"].is_none()) {
+        if (backend != Backend::Verilator) {
+            throw Error("trace: only the verilator backend writes waveforms");
+        }
+        c.device.options.trace_path = run["trace"].cast<std::string>();
+    }
+    if (!run["trace_window"].is_none()) {
+        if (run["trace"].is_none()) throw Error("trace_window: limits a trace; give trace= too");
+        const auto [from, to] = run["trace_window"].cast<std::pair<uint64_t, uint64_t>>();
+        if (from >= to) {
+            throw Error(fmt::format("trace_window: ({}, {}) is empty; FROM must be below TO",
+                                    from, to));
+        }
+        c.device.options.trace_from = from;
+        c.device.options.trace_to = to;
+    }
+    if (on_device(backend)) c.devices = device_factory(c.device);
+    return c;
 }
 
 }  // namespace accel::python
@@ -92,8 +160,8 @@ PYBIND11_MODULE(_accel, m) {
         }
     });
     py::register_exception<accel::DeviceError>(m, "DeviceError", PyExc_RuntimeError);
-    m.attr("__version__") = accel::cli::kVersion;
-    m.attr("git_revision") = accel::cli::kGitRevision;
+    m.attr("__version__") = accel::kVersion;
+    m.attr("git_revision") = accel::kGitRevision;
     m.def("shipped_configs", &shipped_config_names,
           "The names of the hardware configs of configs/hw/ (hw= takes them).");
     m.def("verilator_configs", &accel::verilator_configs,

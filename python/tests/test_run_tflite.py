@@ -54,21 +54,35 @@ def test_float_model_takes_float32(models_dir, rng):
         accel.run_tflite(model, x.astype(np.float64), backend="fsim")
 
 
-def test_run_errors_are_the_clis(cli, tmp_path, models_dir):
+def test_run_errors_name_the_argument(cli, tmp_path, models_dir):
     model = models_dir / "digits.tflite"
     with pytest.raises(accel.Error, match=r"^inputs\[0\]: shape \(2, 2\) but the model's input"):
         accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)], backend="ref")
     with pytest.raises(accel.Error, match=r"^inputs: the model has 1 inputs, 2 given$"):
         accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)] * 2, backend="ref")
-    for options, cli_options in (({"backend": "ref", "check": True}, ["--backend", "ref", "--check"]),
-                                 ({"seed": -1}, ["--seed", "-1"])):
+    for options, message in (({"backend": "ref", "check": True},
+                              "check: compares a device with the golden reference; the 'ref' "
+                              "backend is the reference"),
+                             ({"seed": -1}, "seed: expected an integer in [0, 2^63-1], got -1")):
         with pytest.raises(accel.Error) as raised:
             accel.run_tflite(model, **options)
-        assert str(raised.value) == cli.error("run", model, *cli_options)
+        assert str(raised.value) == message
     missing = tmp_path / "missing.tflite"
     with pytest.raises(accel.Error) as raised:
         accel.run_tflite(missing, backend="ref")
     assert str(raised.value) == cli.error("run", missing, "--backend", "ref")
+
+
+def test_a_check_that_fails_raises_check_error(models_dir, monkeypatch):
+    """The extension's word that a tensor differed (no healthy backend makes one) is
+    accel.CheckError, with the run's report."""
+    model = models_dir / "digits.tflite"
+    outputs, report = accel.run_tflite(model, backend="fsim", check=True)
+    failure = "check: operator 0 (CONV_2D) wrote tensor 'x' with 1 elements unlike ..."
+    monkeypatch.setattr(accel._accel, "run_tflite", lambda *args: (outputs, report, failure))
+    with pytest.raises(accel.CheckError) as raised:
+        accel.run_tflite(model, backend="fsim", check=True)
+    assert str(raised.value) == failure and raised.value.report == report
 
 
 @pytest.mark.parametrize("mutation", sorted(REFUSALS))

@@ -20,6 +20,16 @@ struct DeviceChoice {
     VerilatorOptions options;
 };
 
+// What a board spec (`accel conv2d --device`, accel.conv2d's device=) is, for help texts
+// and errors.
+constexpr const char* kBoardSpecs =
+    "uart:PATH[@BAUD] (an accel_board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
+    "in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
+
+// The board of a spec, uart:PATH[@BAUD] or zynq:UIO,UDMABUF; accel::Error "SPEC: ..."
+// when it is malformed. Nothing is opened yet.
+DeviceChoice board_choice(const std::string& spec);
+
 // accel::Error for Backend::Reference, which runs no device. The factory throws what the
 // device's constructor throws: accel::Error for a missing model or a port that cannot be
 // opened, accel::DeviceError for a board that does not answer.

@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/chrome_trace.hpp"
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "compiler/metrics.hpp"
@@ -26,12 +27,11 @@
 #include "formats/workload.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
-#include "ops/reference.hpp"
+#include "runtime/layer_run.hpp"
 #include "runtime/report.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "device_options.hpp"
-#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -151,11 +151,12 @@ void check_backend_and_timeline(const BenchArgs& a, const std::vector<const Work
     throw Error(fmt::format("--timeline {}: not among the layers this run runs", a.timeline[0]));
 }
 
-struct LayerResult {
+// A layer of the suite: what it is, then how its run went.
+struct BenchRow {
     const WorkloadLayer* spec = nullptr;
     Conv2dLayer layer;
     Conv2dPlan plan;
-    Conv2dRun run;
+    DeviceCounters counters;
     std::optional<bool> exact;
     std::string check_note;  // the first mismatches
     size_t outputs = 0;
@@ -164,12 +165,12 @@ struct LayerResult {
 
 // Every selected layer's plan, before anything runs: a layer that cannot be tiled is bad
 // input (exit 2), and must not surface after half the suite has run.
-std::vector<LayerResult> plan_layers(const Workload& w,
+std::vector<BenchRow> plan_layers(const Workload& w,
                                      const std::vector<const WorkloadLayer*>& run,
                                      const HwParams& hw) {
-    std::vector<LayerResult> out;
+    std::vector<BenchRow> out;
     for (const WorkloadLayer* l : run) {
-        LayerResult r;
+        BenchRow r;
         r.spec = l;
         r.layer = workload_conv2d(w, *l);
         try {
@@ -182,52 +183,37 @@ std::vector<LayerResult> plan_layers(const Workload& w,
     return out;
 }
 
-// Counts where the device and the reference differ, describing the first few.
-size_t compare(const TensorI8& got, const TensorI8& want, std::string& note) {
-    size_t mismatches = 0;
-    for (size_t i = 0; i < want.size(); ++i) {
-        if (got.data[i] == want.data[i]) continue;
-        if (++mismatches <= 3) {
-            std::vector<int64_t> index(want.rank());
-            size_t rest = i;
-            for (size_t d = want.rank(); d-- > 0;) {
-                index[d] = static_cast<int64_t>(rest % static_cast<size_t>(want.shape[d]));
-                rest /= static_cast<size_t>(want.shape[d]);
-            }
-            note += fmt::format("{}y[{}]: device {}, reference {}", note.empty() ? "" : "; ",
-                                fmt::join(index, ","), got.data[i], want.data[i]);
-        }
+// The first mismatches of a check, for the verdict line.
+std::string check_note(const LayerCheck& c) {
+    constexpr size_t kNoted = 3;
+    std::string note = fmt::format("{} of {} outputs differ; ", c.differing, c.outputs);
+    for (size_t i = 0; i < c.first.size() && i < kNoted; ++i) {
+        note += (i == 0 ? "" : "; ") + describe(c.first[i]);
     }
-    return mismatches;
+    return note;
 }
 
 void run_layer(const Workload& w, const BenchArgs& a, const HwParams& hw,
-               const DeviceFactory& factory, LayerResult& r) {
+               const DeviceFactory& factory, BenchRow& r) {
     const WorkloadCase c = make_workload_case(w, *r.spec);
     r.layer = c.layer;
+    LayerRunOptions options;
+    options.check = a.check;
+    options.plan = &r.plan;
+    LayerResult result;
     try {
-        r.run = run_conv2d(factory, hw, c.layer, r.plan, c.x, c.w, c.bias);
+        result = accel::run_layer(c.layer, c.x, c.w, c.bias, hw, *backend_named(a.backend),
+                                  factory, options);
     } catch (const DeviceError& e) {
         throw DeviceError(fmt::format("layer {}: {}", r.spec->name, e.what()));
     }
-    r.outputs = r.run.y.size();
-    if (a.check) {
-        const TensorI8 want = conv2d_reference(c.layer, c.x, c.w, c.bias);
-        const size_t bad = compare(r.run.y, want, r.check_note);
-        r.exact = bad == 0;
-        if (bad != 0) {
-            r.check_note = fmt::format("{} of {} outputs differ; {}", bad, want.size(),
-                                       r.check_note);
-        }
+    r.outputs = result.y.size();
+    if (result.check) {
+        r.exact = result.check->bit_exact();
+        if (!*r.exact) r.check_note = check_note(*result.check);
     }
-    RunFacts facts;
-    facts.backend = a.backend;
-    facts.plan = &r.run.plan;
-    facts.counters = &r.run.counters;
-    facts.cycle_accurate = a.backend == "verilator";
-    facts.sim_seconds = r.run.device_seconds;
-    facts.bit_exact = r.exact;
-    r.report = conv2d_report(r.layer, hw, facts);
+    r.counters = result.device->counters;
+    r.report = conv2d_report(r.layer, hw, result);
     // The layer's name, first in the report's layer object, where a reader looks for it.
     Json layer = {{"name", r.spec->name}};
     for (const auto& [key, value] : r.report["layer"].items()) {
@@ -271,12 +257,12 @@ constexpr const char* kRowFormat =
     "{:<7} {:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9} {:>8} {:>5} {:>4} {:>4} {:>4} "
     "{:>7} {:>5}\n";
 
-void print_table(const std::vector<LayerResult>& results, bool timed, bool checked) {
+void print_table(const std::vector<BenchRow>& results, bool timed, bool checked) {
     fmt::print(kRowFormat, "layer", "shape", "cycles", "predicted", "ideal", "roofline", "eff",
                "rd KiB", "wr KiB", "/comp", "in%", "wt%", "acc%", "cyc/s", "exact");
     int64_t cycles = 0, predicted = 0, ideal = 0, roofline = 0, rd = 0, wr = 0, comp = 0;
     double seconds = 0;
-    for (const LayerResult& r : results) {
+    for (const BenchRow& r : results) {
         const Json& j = r.report;
         const Json& b = j["buffers"];
         const Json& cps = j["sim_cycles_per_second"];
@@ -300,7 +286,7 @@ void print_table(const std::vector<LayerResult>& results, bool timed, bool check
         seconds += j["sim_seconds"].get<double>();
     }
     size_t bad = 0;
-    for (const LayerResult& r : results) bad += r.exact.has_value() && !*r.exact;
+    for (const BenchRow& r : results) bad += r.exact.has_value() && !*r.exact;
     const std::optional<bool> all_exact =
         checked ? std::optional<bool>(bad == 0) : std::nullopt;
     fmt::print(kRowFormat, "total", fmt::format("{} layers", results.size()),
@@ -319,9 +305,9 @@ void print_table(const std::vector<LayerResult>& results, bool timed, bool check
 }
 
 // One line per layer, for a reader (and `make sim`) who wants the verdict alone.
-void print_check(const std::vector<LayerResult>& results) {
+void print_check(const std::vector<BenchRow>& results) {
     fmt::print("\n");
-    for (const LayerResult& r : results) {
+    for (const BenchRow& r : results) {
         if (*r.exact) {
             fmt::print("{:<7} bit-exact: all {} outputs match the golden reference\n",
                        r.spec->name, r.outputs);
@@ -351,7 +337,7 @@ int run_bench(const std::vector<std::string>& args) {
     check_backend_and_timeline(a, selected);
     check_outputs(a);
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
-    std::vector<LayerResult> results = plan_layers(w, selected, hw);
+    std::vector<BenchRow> results = plan_layers(w, selected, hw);
     ProgressLine progress("bench", "layer", std::cerr, ProgressLine::stderr_is_terminal());
     VerilatorOptions options;
     options.max_cycles = parse_max_cycles(a.max_cycles);
@@ -360,9 +346,9 @@ int run_bench(const std::vector<std::string>& args) {
 
     auto timeline = std::make_shared<ActivityTimeline>();
     int64_t predicted = 0, cycles_done = 0;
-    for (const LayerResult& r : results) predicted += r.plan.predicted_cycles;
+    for (const BenchRow& r : results) predicted += r.plan.predicted_cycles;
     for (size_t i = 0; i < results.size(); ++i) {
-        LayerResult& r = results[i];
+        BenchRow& r = results[i];
         progress.step({static_cast<int64_t>(i + 1), static_cast<int64_t>(results.size()),
                        r.spec->name + " " + describe(*r.spec), cycles_done, predicted});
         if (!a.timeline.empty() && r.spec->name == a.timeline[0]) {
@@ -372,7 +358,7 @@ int run_bench(const std::vector<std::string>& args) {
         } else {
             run_layer(w, a, hw, factory, r);
         }
-        cycles_done += static_cast<int64_t>(r.run.counters.cycles);
+        cycles_done += static_cast<int64_t>(r.counters.cycles);
     }
     progress.clear();
     fmt::print("workload {} on {} (hw {}), {} layer(s)\n\n", w.name, a.backend, hw.config.name,
@@ -385,22 +371,22 @@ int run_bench(const std::vector<std::string>& args) {
     std::vector<std::pair<std::string, std::string_view>> files;
     if (!a.json.empty()) {
         Json list = Json::array();
-        for (const LayerResult& r : results) list.push_back(r.report);
+        for (const BenchRow& r : results) list.push_back(r.report);
         json = list.dump(2) + "\n";
         files.emplace_back(a.json, json);
     }
     if (!a.timeline.empty()) {
-        for (const LayerResult& r : results) {
+        for (const BenchRow& r : results) {
             if (r.spec->name == a.timeline[0]) {
                 const std::string title = r.spec->name + " " + describe(*r.spec);
-                timeline_text = chrome_trace(title, hw, *timeline, r.run.counters).dump() + "\n";
+                timeline_text = chrome_trace(title, hw, *timeline, r.counters).dump() + "\n";
                 files.emplace_back(a.timeline[1], timeline_text);
             }
         }
     }
     if (!files.empty()) write_files_atomic(files);
     bool exact = true;
-    for (const LayerResult& r : results) exact = exact && r.exact.value_or(true);
+    for (const BenchRow& r : results) exact = exact && r.exact.value_or(true);
     return exact ? 0 : 1;
 }
 

@@ -1,6 +1,5 @@
 // accel conv2d: load the tensors, build and validate the layer, run it on a backend,
 // write the output atomically and, on request, a JSON report (docs/cli.md).
-#include <chrono>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -15,31 +14,48 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/chrome_trace.hpp"
 #include "base/error.hpp"
 #include "base/file_io.hpp"
-#include "compiler/plan.hpp"
-#include "compiler/planner.hpp"
+#include "base/tensor.hpp"
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
 #include "ops/conv2d.hpp"
 #include "ops/quant.hpp"
-#include "ops/reference.hpp"
+#include "runtime/layer_run.hpp"
 #include "runtime/report.hpp"
+#include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
 #include "activity_timeline.hpp"
 #include "device_options.hpp"
-#include "chrome_trace.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
-#include "conv2d_command.hpp"
 #include "progress_line.hpp"
 #include "shared_options.hpp"
+#include "verilator_device.hpp"
 
 namespace po = boost::program_options;
 
 namespace accel::cli {
 namespace {
+
+struct Conv2dArgs {
+    std::string input, weights, bias, output, hw, report, trace, trace_window, timeline, device;
+    std::string backend;  // empty: verilator, or the board of --device
+    std::string stride = "1", pad = "0", dilation = "1";
+    std::string input_zp = "0", output_zp = "0";
+    std::string scale, multiplier, shift, act_min, act_max;
+    std::string faults;  // a DRAM fault plan for the verilator backend
+    std::string max_cycles;
+    bool relu = false, check = false;
+};
+
+struct LoadedLayer {
+    Conv2dLayer layer;
+    TensorI8 x, w;
+    std::vector<int32_t> bias;
+};
 
 po::options_description conv2d_options(Conv2dArgs& a) {
     po::options_description d = command_options(
@@ -64,7 +80,7 @@ po::options_description conv2d_options(Conv2dArgs& a) {
     d.add_options()
         ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
         ("device", po::value(&a.device), (std::string("run on a board instead of --backend: ") +
-                                          kDeviceSpecs).c_str())
+                                          kBoardSpecs).c_str())
         ("check", po::bool_switch(&a.check), "compare with the golden reference; exit 1 on "
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file");
@@ -77,37 +93,27 @@ po::options_description conv2d_options(Conv2dArgs& a) {
     return d;
 }
 
-TensorI8 load_rank4(const std::string& path, const char* what, const char* layout,
-                    const std::optional<TensorI8>& given) {
-    TensorI8 t = given ? *given : read_npy_i8(path);
-    bool empty = false;
-    for (int64_t d : t.shape) empty = empty || d == 0;
-    if (t.rank() != 4 || empty) {
-        throw Error(fmt::format("{}: {} must have a non-empty shape {}, got {}", path, what,
-                                layout, shape_repr(t.shape)));
-    }
+TensorI8 load_rank4(const std::string& path, const char* what, const char* layout) {
+    TensorI8 t = read_npy_i8(path);
+    check_conv2d_tensor(t.shape, path, what, layout);
     return t;
 }
 
 std::vector<int32_t> load_per_channel(const std::string& option, const std::string& path,
-                                      int64_t k, const std::optional<TensorI32>& given) {
-    TensorI32 t = given ? *given : read_npy_i32(path);
-    if (t.shape != std::vector<int64_t>{k}) {
-        throw Error(fmt::format("{} {}: must have shape (K,) = ({},), got {}", option, path, k,
-                                shape_repr(t.shape)));
-    }
+                                      int64_t k) {
+    TensorI32 t = read_npy_i32(path);
+    check_per_channel(t.shape, k, option + " " + path);
     return t.data;
 }
 
 // An integer broadcast to all K channels, or a .npy of K values, range-checked.
 std::vector<int32_t> per_channel_values(const std::string& option, const std::string& text,
-                                        int64_t k, int64_t lo, int64_t hi,
-                                        const std::optional<TensorI32>& given) {
+                                        int64_t k, int64_t lo, int64_t hi) {
     if (is_int_literal(text)) {
         return std::vector<int32_t>(static_cast<size_t>(k),
                                     static_cast<int32_t>(parse_int(option, text, lo, hi)));
     }
-    std::vector<int32_t> v = load_per_channel(option, text, k, given);
+    std::vector<int32_t> v = load_per_channel(option, text, k);
     for (size_t i = 0; i < v.size(); ++i) {
         if (v[i] < lo || v[i] > hi) {
             throw Error(fmt::format("{} {}: value [{}] = {} is outside [{}, {}]", option, text,
@@ -117,7 +123,7 @@ std::vector<int32_t> per_channel_values(const std::string& option, const std::st
     return v;
 }
 
-void set_requantization(const Conv2dArgs& a, const Conv2dTensors& given, int64_t k,
+void set_requantization(const Conv2dArgs& a, int64_t k,
                         Conv2dParams& p) {
     const bool explicit_mult = !a.multiplier.empty() || !a.shift.empty();
     if (!a.scale.empty() && explicit_mult) {
@@ -140,8 +146,8 @@ void set_requantization(const Conv2dArgs& a, const Conv2dTensors& given, int64_t
                     "--multiplier and --shift");
     }
     p.multiplier = per_channel_values("--multiplier", a.multiplier, k, 0,
-                                      std::numeric_limits<int32_t>::max(), given.multiplier);
-    p.shift = per_channel_values("--shift", a.shift, k, kMinShift, kMaxShift, given.shift);
+                                      std::numeric_limits<int32_t>::max());
+    p.shift = per_channel_values("--shift", a.shift, k, kMinShift, kMaxShift);
 }
 
 void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
@@ -161,12 +167,12 @@ void set_zero_points_and_clamp(const Conv2dArgs& a, Conv2dParams& p) {
     }
 }
 
-}  // namespace
-
-LoadedLayer load_layer(const Conv2dArgs& a, const Conv2dTensors& given) {
+// The layer of --input and --weights with the options' geometry, zero points, clamp
+// and requantization, validated; accel::Error naming the option or file at fault.
+LoadedLayer load_layer(const Conv2dArgs& a) {
     LoadedLayer l;
-    l.x = load_rank4(a.input, "input", "[N,H,W,C]", given.x);
-    l.w = load_rank4(a.weights, "weights", "[R,S,C,K]", given.w);
+    l.x = load_rank4(a.input, "input", "[N,H,W,C]");
+    l.w = load_rank4(a.weights, "weights", "[R,S,C,K]");
     if (l.w.dim(2) != l.x.dim(3)) {
         throw Error(fmt::format("{}: weights have C = {} but input {} has C = {}", a.weights,
                                 l.w.dim(2), a.input, l.x.dim(3)));
@@ -175,14 +181,16 @@ LoadedLayer load_layer(const Conv2dArgs& a, const Conv2dTensors& given) {
                      l.w.dim(3), l.w.dim(0), l.w.dim(1)};
     const int64_t k = l.layer.shape.k;
     l.bias = a.bias.empty() ? std::vector<int32_t>(static_cast<size_t>(k), 0)
-                            : load_per_channel("--bias", a.bias, k, given.bias);
+                            : load_per_channel("--bias", a.bias, k);
     set_geometry(a.stride, a.pad, a.dilation, l.layer.params);
     set_zero_points_and_clamp(a, l.layer.params);
-    set_requantization(a, given, k, l.layer.params);
+    set_requantization(a, k, l.layer.params);
     validate(l.layer);
     return l;
 }
 
+// The --backend/--device/--check/--trace/--timeline rules; sets a.backend to the
+// device's name (verilator when neither is given).
 void check_backend(Conv2dArgs& a) {
     if (!a.device.empty()) {
         if (!a.backend.empty()) {
@@ -199,8 +207,6 @@ void check_backend(Conv2dArgs& a) {
     check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
 }
 
-namespace {
-
 // Outputs must never replace an input, nor each other, nor anything but a regular file.
 void check_outputs(const Conv2dArgs& a) {
     if (a.input.empty() || a.weights.empty() || a.output.empty()) {
@@ -215,32 +221,18 @@ void check_outputs(const Conv2dArgs& a) {
                        inputs);
 }
 
-// Prints how many outputs agree, or where the device and the reference differ; returns
-// whether they agree.
-bool compare_with_reference(const TensorI8& got, const TensorI8& want) {
-    size_t mismatches = 0;
-    std::string first;
-    for (size_t i = 0; i < want.size(); ++i) {
-        if (got.data[i] == want.data[i]) continue;
-        if (++mismatches <= 5) {
-            size_t rest = i;
-            std::vector<int64_t> index(want.rank());
-            for (size_t d = want.rank(); d-- > 0;) {
-                index[d] = static_cast<int64_t>(rest % static_cast<size_t>(want.shape[d]));
-                rest /= static_cast<size_t>(want.shape[d]);
-            }
-            first += fmt::format("\n  y[{}]: device {}, reference {}", fmt::join(index, ","),
-                                 got.data[i], want.data[i]);
-        }
-    }
-    if (mismatches == 0) {
+// How many outputs agree (stdout), or where the device and the reference differ
+// (stderr, the first five).
+void print_check(const LayerCheck& c) {
+    if (c.bit_exact()) {
         std::cout << fmt::format("check: bit-exact: all {} outputs match the golden reference\n",
-                                 want.size());
-        return true;
+                                 c.outputs);
+        return;
     }
+    std::string first;
+    for (const LayerCheck::Difference& d : c.first) first += "\n  " + describe(d);
     std::cerr << fmt::format("check: {} of {} outputs differ from the golden reference; first:{}\n",
-                             mismatches, want.size(), first);
-    return false;
+                             c.differing, c.outputs, first);
 }
 
 // The layer's shapes, as the progress line and the timeline's title name it.
@@ -253,33 +245,6 @@ std::string layer_shapes(const Conv2dLayer& l) {
 std::string timeline_title(const Conv2dLayer& l) { return "conv2d " + layer_shapes(l); }
 
 }  // namespace
-
-void run_layer(const Conv2dArgs& a, const HwParams& hw, const LoadedLayer& l,
-               const VerilatorOptions& options, LayerRun& out, const ProgressSink& progress) {
-    RunFacts& facts = out.facts;
-    facts.backend = a.backend;
-    if (a.backend == "ref") {
-        const auto start = std::chrono::steady_clock::now();
-        out.y = conv2d_reference(l.layer, l.x, l.w, l.bias);
-        facts.sim_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } else {
-        const Conv2dPlan plan = plan_conv2d(l.layer, hw);
-        if (progress) progress({1, 1, layer_shapes(l.layer), 0, plan.predicted_cycles});
-        const DeviceFactory factory = a.device.empty() ? backend_factory(a.backend, options)
-                                                       : board_factory(a.device);
-        out.device = run_conv2d(factory, hw, l.layer, plan, l.x, l.w, l.bias);
-        out.y = std::move(out.device.y);
-        facts.plan = &out.device.plan;
-        facts.counters = &out.device.counters;
-        facts.cycle_accurate = a.backend != "fsim";  // the RTL, simulated or on a board
-        facts.sim_seconds = out.device.device_seconds;
-    }
-    if (a.check) {
-        facts.bit_exact =
-            compare_with_reference(out.y, conv2d_reference(l.layer, l.x, l.w, l.bias));
-    }
-}
 
 int run_conv2d(const std::vector<std::string>& args) {
     Conv2dArgs a;
@@ -295,23 +260,36 @@ int run_conv2d(const std::vector<std::string>& args) {
     options.max_cycles = parse_max_cycles(a.max_cycles);
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const LoadedLayer l = load_layer(a);
-    LayerRun run;
     ProgressLine progress("conv2d", "layer", std::cerr, ProgressLine::stderr_is_terminal());
     options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };
-    run_layer(a, hw, l, options, run, [&progress](const RunProgress& p) { progress.step(p); });
+    const Backend backend = *backend_named(a.backend);  // check_backend: a known one
+    DeviceFactory factory;
+    if (on_device(backend)) {
+        factory = a.device.empty() ? backend_factory(a.backend, options) : board_factory(a.device);
+    }
+    LayerRunOptions run_options;
+    run_options.check = a.check;
+    run_options.progress = [&progress, &l](const RunProgress& p) {
+        RunProgress named = p;
+        named.what = layer_shapes(l.layer);
+        progress.step(named);
+    };
+    const LayerResult run =
+        accel::run_layer(l.layer, l.x, l.w, l.bias, hw, backend, factory, run_options);
     progress.clear();
-    const bool exact = run.facts.bit_exact.value_or(true);
+    if (run.check) print_check(*run.check);
+    const bool exact = !run.check || run.check->bit_exact();
     // The output, the report and the timeline appear together or not at all (a --trace
     // waveform is written by the device while it runs).
     const std::string npy = encode_npy(run.y);
     const std::string report =
-        a.report.empty() ? "" : conv2d_report(l.layer, hw, run.facts).dump(2) + "\n";
+        a.report.empty() ? "" : conv2d_report(l.layer, hw, run).dump(2) + "\n";
     std::vector<std::pair<std::string, std::string_view>> files{{a.output, npy}};
     if (!a.report.empty()) files.emplace_back(a.report, report);
     const std::string timeline =
         a.timeline.empty() ? ""
                            : chrome_trace(timeline_title(l.layer), hw, *options.activity,
-                                          run.device.counters).dump() + "\n";
+                                          run.device->counters).dump() + "\n";
     if (!a.timeline.empty()) files.emplace_back(a.timeline, timeline);
     write_files_atomic(files);
     return exact ? 0 : 1;

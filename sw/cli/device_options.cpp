@@ -9,7 +9,6 @@
 namespace accel::cli {
 namespace {
 
-constexpr const char* kUartPrefix = "uart:";
 constexpr const char* kZynqPrefix = "zynq:";
 
 bool starts_with(const std::string& s, const char* prefix) {
@@ -46,31 +45,19 @@ sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::strin
 }
 
 std::string device_backend(const std::string& spec) {
-    if (starts_with(spec, kUartPrefix)) {
-        if (spec.size() == std::char_traits<char>::length(kUartPrefix)) {
-            throw Error(fmt::format("--device {}: names no serial port (uart:/dev/ttyUSB0)", spec));
-        }
-        return "uart";
+    try {
+        return backend_name(board_choice(spec).backend);
+    } catch (const Error& e) {  // the library names no option: the CLI does
+        throw Error(std::string("--device ") + e.what());
     }
-    if (starts_with(spec, kZynqPrefix)) {
-        const std::string rest = spec.substr(std::char_traits<char>::length(kZynqPrefix));
-        const size_t comma = rest.find(',');
-        if (comma == std::string::npos || comma == 0 || comma + 1 == rest.size()) {
-            throw Error(fmt::format("--device {}: expected zynq:UIO,UDMABUF "
-                                    "(zynq:/dev/uio0,/dev/udmabuf0)", spec));
-        }
-        return "zynq";
-    }
-    throw Error(fmt::format("--device {}: unknown; expected {}", spec, kDeviceSpecs));
 }
 
 DeviceFactory board_factory(const std::string& spec) {
-    const std::string backend = device_backend(spec);
-    const std::string rest = spec.substr(backend.size() + 1);
-    const bool uart = backend == "uart";
-    const DeviceFactory f =
-        device_factory({uart ? Backend::Uart : Backend::Zynq, rest, VerilatorOptions{}});
-    return [f, rest, uart](const HwParams& hw, uint64_t bytes) {
+    device_backend(spec);  // malformed: an error naming --device
+    const DeviceChoice board = board_choice(spec);
+    const DeviceFactory f = device_factory(board);
+    return [f, rest = board.port, uart = board.backend == Backend::Uart](const HwParams& hw,
+                                                                          uint64_t bytes) {
         try {
             return f(hw, bytes);
         } catch (const Error& e) {  // name the option (and the spec, unless it is named)

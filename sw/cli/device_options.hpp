@@ -21,13 +21,8 @@ constexpr const char* kFaultsHelp =
 // accel::Error naming --faults when the SPEC is malformed or the backend is not verilator.
 sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::string& backend);
 
-// What --device accepts, for help texts and errors.
-constexpr const char* kDeviceSpecs =
-    "uart:PATH[@BAUD] (an accel_board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
-    "in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
-
 // The backend name a --device spec stands for ("uart", "zynq"); accel::Error naming --device
-// when the spec is malformed. Nothing is opened yet.
+// when the spec is malformed (board_choice). Nothing is opened yet.
 std::string device_backend(const std::string& spec);
 
 // The board device of a --device spec. The port is opened when the factory runs: a

@@ -7,9 +7,9 @@
 
 #include <boost/program_options/errors.hpp>
 
+#include "backends/build_info.hpp"
 #include "base/error.hpp"
 #include "commands.hpp"
-#include "version.hpp"
 
 namespace {
 
@@ -40,10 +40,10 @@ int dispatch(const std::vector<std::string>& argv) {
         return 0;
     }
     if (command == "--version") {
-        std::cout << "accel " << accel::cli::kVersion << " (git " << accel::cli::kGitRevision
+        std::cout << "accel " << accel::kVersion << " (git " << accel::kGitRevision
                   << ")\nVerilator models of the hardware configs:";
-        for (size_t i = 0; i < accel::cli::kBuiltConfigCount; ++i) {
-            const accel::cli::BuiltConfig& c = accel::cli::kBuiltConfigs[i];
+        for (size_t i = 0; i < accel::kBuiltConfigCount; ++i) {
+            const accel::BuiltConfig& c = accel::kBuiltConfigs[i];
             std::cout << ' ' << c.name << " (sha256 " << c.yaml_sha256 << ')';
         }
         std::cout << '\n';

@@ -15,16 +15,21 @@
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
+#include "ops/conv2d.hpp"
 #include "runtime/report.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
-#include "plan_command.hpp"
 #include "shared_options.hpp"
 
 namespace po = boost::program_options;
 
 namespace accel::cli {
 namespace {
+
+struct PlanArgs {
+    std::string input, weights, shape, kernel, out_channels, hw, json;
+    std::string stride = "1", pad = "0", dilation = "1";
+};
 
 // The layer's shape from --input/--weights files or from --shape/--kernel/--out-channels.
 Conv2dShape layer_shape(const PlanArgs& a) {
@@ -109,6 +114,19 @@ void print_plan(const Conv2dLayer& l, const HwParams& hw, const Conv2dPlan& p) {
                p.instructions);
 }
 
+// The layer to plan: its shape from --input/--weights or --shape/--kernel/--out-channels,
+// its geometry from the options; validated.
+Conv2dLayer plan_layer(const PlanArgs& a) {
+    Conv2dLayer layer;
+    layer.shape = layer_shape(a);
+    set_geometry(a.stride, a.pad, a.dilation, layer.params);
+    // The requantization does not change the plan; any valid one will do.
+    layer.params.multiplier.assign(static_cast<size_t>(layer.shape.k), 1 << 30);
+    layer.params.shift.assign(static_cast<size_t>(layer.shape.k), 0);
+    validate(layer);
+    return layer;
+}
+
 }  // namespace
 
 int run_plan(const std::vector<std::string>& args) {
@@ -136,29 +154,8 @@ int run_plan(const std::vector<std::string>& args) {
     const Conv2dLayer layer = plan_layer(a);
     const Conv2dPlan plan = plan_conv2d(layer, hw);
     print_plan(layer, hw, plan);
-    if (!a.json.empty()) write_file_atomic(a.json, plan_document(layer, hw, plan).dump(2) + "\n");
+    if (!a.json.empty()) write_file_atomic(a.json, plan_report(layer, hw, plan).dump(2) + "\n");
     return 0;
-}
-
-Conv2dLayer plan_layer(const PlanArgs& a) {
-    Conv2dLayer layer;
-    layer.shape = layer_shape(a);
-    set_geometry(a.stride, a.pad, a.dilation, layer.params);
-    // The requantization does not change the plan; any valid one will do.
-    layer.params.multiplier.assign(static_cast<size_t>(layer.shape.k), 1 << 30);
-    layer.params.shift.assign(static_cast<size_t>(layer.shape.k), 0);
-    validate(layer);
-    return layer;
-}
-
-nlohmann::ordered_json plan_document(const Conv2dLayer& layer, const HwParams& hw,
-                                     const Conv2dPlan& plan) {
-    nlohmann::ordered_json j = {{"schema_version", kJsonSchemaVersion}};
-    j.update(plan_json(plan));
-    j["layer"] = layer_json(layer);
-    j["hw"] = hw.config.name;
-    j["roofline_cycles"] = roofline_cycles(layer, hw.config);
-    return j;
 }
 
 }  // namespace accel::cli

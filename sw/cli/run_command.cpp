@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <string>
@@ -16,21 +17,18 @@
 
 #include "base/error.hpp"
 #include "base/file_io.hpp"
-#include "base/portable_random.hpp"
-#include "base/text.hpp"
 #include "formats/npy.hpp"
-#include "formats/tflite_reader.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
-#include "network/model_check.hpp"
-#include "network/network_plan.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/model_file.hpp"
+#include "runtime/model_inputs.hpp"
 #include "runtime/network_runner.hpp"
 #include "runtime/report.hpp"
 #include "device_options.hpp"
 #include "cli_util.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"
-#include "run_command.hpp"
 #include "shared_options.hpp"
 
 namespace po = boost::program_options;
@@ -40,6 +38,12 @@ namespace {
 
 using network::Placement;
 using network::Value;
+
+struct RunArgs {
+    std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
+    std::string dump, trace_window, max_cycles;
+    bool check = false;
+};
 
 po::options_description run_options(RunArgs& a) {
     po::options_description d = command_options(
@@ -70,8 +74,6 @@ po::options_description run_options(RunArgs& a) {
 
 std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", fmt::join(shape, "x")); }
 
-}  // namespace
-
 void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
     check_backend_choice(a.backend, a.check, !a.trace.empty());
@@ -83,93 +85,27 @@ void check_args(const RunArgs& a) {
     }
 }
 
-graph::Model read_model(const std::string& path) {
-    graph::Model model = read_tflite(path);
-    try {
-        network::check_model(model);
-    } catch (const Error& e) {
-        throw Error(fmt::format("{}: {}", path, e.what()));
-    }
-    return model;
-}
-
-namespace {
-
-// One model input: handed over in memory, from --input, or a reproducible random draw
-// (uniform int8, or uniform float32 in [-1, 1) for a model that quantizes its input
-// itself). `source` names a given input in errors.
-Value model_input(const RunArgs& a, const graph::TensorDesc& d, PortableRandom& rng,
-                  const Value* given, const std::string& source) {
-    const bool is_float = d.type == graph::DType::Float32;
-    if (!is_float && d.type != graph::DType::Int8) {
-        throw Error(fmt::format("model input '{}' is {}; accel run feeds int8 or float32",
-                                printable(d.name), graph::dtype_name(d.type)));
-    }
-    if (a.input.empty() && given == nullptr) {
-        if (is_float) {
-            Tensor<float> x(d.shape);
-            for (float& v : x.data) v = static_cast<float>(rng.uniform(-(1 << 23), (1 << 23) - 1)) / (1 << 23);
-            return Value::of(std::move(x));
-        }
-        TensorI8 x(d.shape);
-        for (int8_t& v : x.data) v = static_cast<int8_t>(rng.uniform(-128, 127));
-        return Value::of(std::move(x));
-    }
-    Value v = given != nullptr ? *given
-              : is_float       ? Value::of(read_npy_f32(a.input))
-                               : Value::of(read_npy_i8(a.input));
-    if (v.shape != d.shape) {
-        throw Error(fmt::format("{}: shape {} but the model's input '{}' is {}",
-                                given != nullptr ? source : "--input " + a.input,
-                                shape_repr(v.shape), printable(d.name), shape_repr(d.shape)));
-    }
-    return v;
-}
-
-}  // namespace
-
-std::vector<Value> model_inputs(const RunArgs& a, const graph::Model& m,
-                                const std::vector<Value>& given) {
+// The model's inputs: --input, or the random draw of --seed.
+std::vector<Value> run_inputs(const RunArgs& a, const graph::Model& m) {
     if (!a.input.empty() && m.inputs.size() != 1) {
         throw Error(fmt::format("--input: the model has {} inputs; only one-input models take "
                                 "--input", m.inputs.size()));
     }
-    if (!given.empty() && given.size() != m.inputs.size()) {
-        throw Error(fmt::format("inputs: the model has {} inputs, {} given", m.inputs.size(),
-                                given.size()));
-    }
     const auto seed = static_cast<uint64_t>(parse_int("--seed", a.seed, 0, INT64_MAX));
-    PortableRandom rng(seed);
-    std::vector<Value> out;
-    for (size_t i = 0; i < m.inputs.size(); ++i) {
-        out.push_back(model_input(a, m.tensor(m.inputs[i]), rng,
-                                  given.empty() ? nullptr : &given[i],
-                                  fmt::format("inputs[{}]", i)));
-    }
-    return out;
+    if (a.input.empty()) return model_inputs(m, seed);
+    const GivenInputs file{[&a](size_t, const graph::TensorDesc& d) {
+                               return d.type == graph::DType::Float32
+                                          ? Value::of(read_npy_f32(a.input))
+                                          : Value::of(read_npy_i8(a.input));
+                           },
+                           [&a](size_t) { return "--input " + a.input; }};
+    return model_inputs(m, seed, &file);
 }
-
-namespace {
 
 // For the table, which shows it only where cycles were measured (efficiency_json).
 double efficiency(int64_t roofline, int64_t cycles) {
     return static_cast<double>(roofline) / static_cast<double>(cycles);
 }
-
-struct Totals {
-    int64_t ops = 0, macs = 0, cycles = 0, predicted = 0, roofline = 0, read = 0, write = 0;
-    double host_seconds = 0;
-    void add(const OperatorRun& r) {
-        ++ops;
-        macs += r.macs;
-        cycles += r.cycles;
-        predicted += r.predicted_cycles;
-        roofline += r.roofline_cycles;
-        read += r.dram_read_bytes;
-        write += r.dram_write_bytes;
-        host_seconds += r.host_seconds;
-    }
-};
 
 void print_table(const NetworkRun& run) {
     std::cout << fmt::format("{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n",
@@ -186,8 +122,8 @@ void print_table(const NetworkRun& run) {
             timed ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "",
             r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
     }
-    std::map<std::string, Totals> by_type;
-    Totals device, all;
+    std::map<std::string, OperatorTotals> by_type;
+    OperatorTotals device, all;
     for (const OperatorRun& r : run.operators) {
         by_type[fmt::format("{} ({})", r.type, network::placement_name(r.placement))].add(r);
         if (r.placement == Placement::Device) device.add(r);
@@ -216,73 +152,23 @@ void print_table(const NetworkRun& run) {
         run.constant_bytes);
 }
 
-}  // namespace
-
-nlohmann::json network_report(const RunArgs& a, const HwParams& hw, const NetworkRun& run,
-                              double wall_seconds) {
-    using nlohmann::json;
-    json ops = json::array();
-    Totals device, all;
-    for (const OperatorRun& r : run.operators) {
-        json o = {{"index", r.index},
-                  {"type", r.type},
-                  {"where", network::placement_name(r.placement)},
-                  {"input_shapes", r.input_shapes},
-                  {"output_shape", r.output_shape},
-                  {"macs", r.macs},
-                  {"host_seconds", r.host_seconds}};
-        if (r.placement == Placement::Device) {
-            o["cycles"] = r.cycles;
-            o["predicted_cycles"] = r.predicted_cycles;
-            o["roofline_cycles"] = r.roofline_cycles;
-            o["efficiency"] = efficiency_json(r.roofline_cycles, r.cycles);
-            o["dram_read_bytes"] = r.dram_read_bytes;
-            o["dram_write_bytes"] = r.dram_write_bytes;
-            device.add(r);
-        }
-        all.add(r);
-        ops.push_back(o);
-    }
-    json j = {{"schema_version", kJsonSchemaVersion},
-              {"model", a.model},
-              {"backend", a.backend},
-              {"hw", hw.config.name},
-              {"operators", ops},
-              {"totals",
-               {{"operators", all.ops},
-                {"macs", all.macs},
-                {"device_cycles", device.cycles},
-                {"device_predicted_cycles", device.predicted},
-                {"device_roofline_cycles", device.roofline},
-                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
-                {"dram_read_bytes", device.read},
-                {"dram_write_bytes", device.write},
-                {"host_seconds", all.host_seconds},
-                {"device_seconds", run.device_seconds},
-                {"wall_seconds", wall_seconds}}},
-              {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}}};
-    if (a.check) {
-        j["check"] = {{"tensors_compared", run.tensors_checked},
-                      {"elements_compared", run.elements_checked},
-                      {"bit_exact", !run.mismatch.has_value()}};
-    }
-    return j;
-}
-
-NetworkRun run_model(const RunArgs& a, const graph::Model& model, const HwParams& hw,
-                     const std::vector<Value>& inputs, const RunOptions& run_options,
+// The model planned and run on a.backend (with its --trace, --trace-window and
+// --max-cycles); `on_cycles` is the Verilator device's progress clock (VerilatorOptions).
+NetworkRun run_model(const RunArgs& a, Backend backend, const graph::Model& model,
+                     const HwParams& hw, const std::vector<Value>& inputs,
+                     const RunOptions& run_options,
                      const std::function<void(uint64_t)>& on_cycles) {
-    const bool on_device = a.backend != "ref";
-    const network::NetworkPlan plan = network::plan_network(model, hw, on_device);
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
     options.max_cycles = parse_max_cycles(a.max_cycles);
     options.on_cycles = on_cycles;
-    DeviceFactory factory;
-    if (on_device) factory = backend_factory(a.backend, options);
-    return run_network(model, plan, hw, on_device ? &factory : nullptr, inputs, run_options);
+    const DeviceFactory factory = on_device(backend) ? backend_factory(a.backend, options)
+                                                     : DeviceFactory{};
+    return accel::run_model(model, hw, backend, factory, inputs, run_options);
 }
+
+}  // namespace
 
 int run_run(const std::vector<std::string>& args) {
     RunArgs a;
@@ -297,13 +183,14 @@ int run_run(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const graph::Model model = read_model(a.model);
-    const std::vector<Value> inputs = model_inputs(a, model);
+    const std::vector<Value> inputs = run_inputs(a, model);
+    const Backend backend = *backend_named(a.backend);  // check_args: a known one
     ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
-    const NetworkRun run = run_model(a, model, hw, inputs, run_options,
+    const NetworkRun run = run_model(a, backend, model, hw, inputs, run_options,
                                      [&progress](uint64_t c) { progress.run_cycles(c); });
     progress.clear();
     const double wall =
@@ -311,12 +198,7 @@ int run_run(const std::vector<std::string>& args) {
 
     print_table(run);
     if (run.mismatch) {
-        const Mismatch& mm = *run.mismatch;
-        std::cerr << fmt::format(
-            "check: operator {} ({}) wrote tensor '{}' with {} elements unlike the golden "
-            "reference; first [{}]: device {}, reference {}\n",
-            mm.op, graph::op_kind_name(model.operators[static_cast<size_t>(mm.op)].kind),
-            mm.tensor, mm.differing, mm.element, mm.got, mm.want);
+        std::cerr << "check: " << describe(*run.mismatch, model) << "\n";
         return 1;
     }
     if (a.check) {
@@ -338,7 +220,7 @@ int run_run(const std::vector<std::string>& args) {
         files.emplace_back(a.output, npy);
     }
     if (!a.report.empty()) {
-        json = network_report(a, hw, run, wall).dump(2) + "\n";
+        json = network_report(a.model, backend, hw, run, a.check, wall).dump(2) + "\n";
         files.emplace_back(a.report, json);
     }
     if (!files.empty()) write_files_atomic(files);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "base/tensor.hpp"
 
 namespace accel {
 namespace {
@@ -22,8 +23,7 @@ void require(bool ok, Message&& message) {
     if (!ok) throw Error(message());
 }
 
-// Bounds that keep every derived count far from int64 overflow.
-constexpr int64_t kMaxDim = int64_t{1} << 24;
+// With kMaxConv2dDim, bounds that keep every derived count far from int64 overflow.
 constexpr int kMaxParam = 1 << 16;
 
 void validate_shape(const Conv2dShape& s) {
@@ -31,9 +31,9 @@ void validate_shape(const Conv2dShape& s) {
         {"N", s.n}, {"H", s.h}, {"W", s.w}, {"C", s.c}, {"K", s.k}, {"R", s.r}, {"S", s.s}};
     // A pair, not a structured binding: clang 14 (the fuzz build) cannot capture those.
     for (const auto& dim : dims) {
-        require(dim.second >= 1 && dim.second <= kMaxDim, [&] {
+        require(dim.second >= 1 && dim.second <= kMaxConv2dDim, [&] {
             return fmt::format("dimension {} = {}: must be in [1, {}]", dim.first, dim.second,
-                               kMaxDim);
+                               kMaxConv2dDim);
         });
     }
 }
@@ -132,6 +132,23 @@ void validate(const Conv2dLayer& layer) {
                            layer.shape.h + layer.params.pad_top + layer.params.pad_bottom,
                            layer.shape.w + layer.params.pad_left + layer.params.pad_right);
     });
+}
+
+void check_conv2d_tensor(const std::vector<int64_t>& shape, const std::string& name,
+                         const char* what, const char* layout) {
+    bool empty = false;
+    for (int64_t d : shape) empty = empty || d == 0;
+    if (shape.size() != 4 || empty) {
+        throw Error(fmt::format("{}: {} must have a non-empty shape {}, got {}", name, what,
+                                layout, shape_repr(shape)));
+    }
+}
+
+void check_per_channel(const std::vector<int64_t>& shape, int64_t k, const std::string& name) {
+    if (shape != std::vector<int64_t>{k}) {
+        throw Error(fmt::format("{}: must have shape (K,) = ({},), got {}", name, k,
+                                shape_repr(shape)));
+    }
 }
 
 }  // namespace accel

@@ -1,6 +1,7 @@
 // A quantized int8 conv2d layer: shapes and parameters (docs/semantics.md).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace accel {
@@ -13,6 +14,10 @@ struct Conv2dShape {
 // The requantization shifts of TFLite's MultiplyByQuantizedMultiplier (docs/semantics.md):
 // a positive shift multiplies the accumulator by 2^shift, a negative one divides.
 constexpr int kMinShift = -31, kMaxShift = 30;
+
+// The largest dimension validate() takes: it keeps every derived count far from int64
+// overflow.
+constexpr int64_t kMaxConv2dDim = int64_t{1} << 24;
 
 struct Conv2dParams {
     int stride_h = 1, stride_w = 1;
@@ -47,5 +52,14 @@ struct Conv2dLayer {
 
 // Throws accel::Error describing the first rule of docs/semantics.md the layer breaks.
 void validate(const Conv2dLayer& layer);
+
+// The input [N,H,W,C] or the weights [R,S,C,K] of a conv2d: four dimensions, none empty.
+// Throws accel::Error "NAME: WHAT must have a non-empty shape LAYOUT, got SHAPE".
+void check_conv2d_tensor(const std::vector<int64_t>& shape, const std::string& name,
+                         const char* what, const char* layout);
+
+// A per-channel vector (bias, multiplier, shift) of `k` values. Throws accel::Error
+// "NAME: must have shape (K,) = (<k>,), got SHAPE".
+void check_per_channel(const std::vector<int64_t>& shape, int64_t k, const std::string& name);
 
 }  // namespace accel

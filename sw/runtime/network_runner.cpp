@@ -361,4 +361,19 @@ NetworkRun run_network(const Model& model, const NetworkPlan& plan, const HwPara
     return Runner(model, plan, hw, make_device != nullptr, options).run(make_device, inputs);
 }
 
+std::string describe(const Mismatch& m, const Model& model) {
+    return fmt::format("operator {} ({}) wrote tensor '{}' with {} elements unlike the golden "
+                       "reference; first [{}]: device {}, reference {}",
+                       m.op, graph::op_kind_name(model.operators[static_cast<size_t>(m.op)].kind),
+                       m.tensor, m.differing, m.element, m.got, m.want);
+}
+
+NetworkRun run_model(const Model& model, const HwParams& hw, Backend backend,
+                     const DeviceFactory& make_device, const std::vector<Value>& inputs,
+                     const RunOptions& options) {
+    const NetworkPlan plan = network::plan_network(model, hw, on_device(backend));
+    return run_network(model, plan, hw, on_device(backend) ? &make_device : nullptr, inputs,
+                       options);
+}
+
 }  // namespace accel

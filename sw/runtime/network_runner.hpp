@@ -13,6 +13,7 @@
 #include "graph/model.hpp"
 #include "network/network_plan.hpp"
 #include "network/value.hpp"
+#include "runtime/backend.hpp"
 #include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
 
@@ -39,6 +40,10 @@ struct Mismatch {
     int got = 0, want = 0;
     int64_t differing = 0;  // elements of that tensor that differ
 };
+
+// "operator OP (TYPE) wrote tensor 'NAME' with N elements unlike the golden reference;
+// first [I]: device GOT, reference WANT", as `accel run --check` and accel.run_tflite say it.
+std::string describe(const Mismatch& m, const graph::Model& model);
 
 struct NetworkRun {
     std::vector<network::Value> outputs;  // the model's outputs, in order
@@ -67,5 +72,11 @@ NetworkRun run_network(const graph::Model& model, const network::NetworkPlan& pl
                        const HwParams& hw, const DeviceFactory* make_device,
                        const std::vector<network::Value>& inputs,
                        const RunOptions& options = {});
+
+// The model planned for `backend` (every operator on the host for the reference) and run
+// on devices from `make_device` (unused for the reference), as run_network runs it.
+NetworkRun run_model(const graph::Model& model, const HwParams& hw, Backend backend,
+                     const DeviceFactory& make_device, const std::vector<network::Value>& inputs,
+                     const RunOptions& options = {});
 
 }  // namespace accel

@@ -47,28 +47,30 @@ Json efficiency_json(int64_t roofline_cycles, int64_t cycles) {
     return static_cast<double>(roofline_cycles) / static_cast<double>(cycles);
 }
 
-Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts& f) {
+Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const LayerResult& result) {
+    const bool cycle_accurate = accel::cycle_accurate(result.backend);
     const int64_t roofline = roofline_cycles(layer, hw.config);
-    Json r = {{"schema_version", kJsonSchemaVersion}, {"backend", f.backend},
+    Json r = {{"schema_version", kJsonSchemaVersion}, {"backend", backend_name(result.backend)},
               {"hw", hw.config.name}, {"layer", layer_json(layer)}, {"macs", layer.macs()},
               {"roofline_cycles", roofline},
               {"compulsory_dram_bytes", compulsory_bytes(layer).total()}};
-    if (f.plan != nullptr) {
-        const Json plan = plan_json(*f.plan);
-        const DeviceCounters& c = *f.counters;
-        r["cycles"] = f.cycle_accurate ? Json(c.cycles) : Json(nullptr);
-        r["predicted_cycles"] = f.plan->predicted_cycles;
-        r["ideal_cycles"] = f.plan->ideal_cycles;
+    if (result.device) {
+        const Conv2dPlan& p = result.device->plan;
+        const Json plan = plan_json(p);
+        const DeviceCounters& c = result.device->counters;
+        r["cycles"] = cycle_accurate ? Json(c.cycles) : Json(nullptr);
+        r["predicted_cycles"] = p.predicted_cycles;
+        r["ideal_cycles"] = p.ideal_cycles;
         r["efficiency"] =
-            efficiency_json(roofline, f.cycle_accurate ? static_cast<int64_t>(c.cycles) : 0);
+            efficiency_json(roofline, cycle_accurate ? static_cast<int64_t>(c.cycles) : 0);
         r["dram_read_bytes"] = c.load_bytes + c.fetch_bytes;
         r["dram_write_bytes"] = c.drain_bytes;
         r["buffers"] = plan["buffers"];
         r["lowering"] = plan["lowering"];
         r["tile"] = plan["tile"];
         r["gemm_steps"] = c.gemm_steps;
-        r["instructions"] = f.plan->instructions;
-        if (f.cycle_accurate) {
+        r["instructions"] = p.instructions;
+        if (cycle_accurate) {
             r["unit_busy_cycles"] = {{"load", c.load_busy}, {"compute", c.gemm_busy},
                                      {"drain", c.drain_busy}};
             r["unit_wait_cycles"] = {{"load", c.load_wait}, {"compute", c.gemm_wait},
@@ -77,14 +79,87 @@ Json conv2d_report(const Conv2dLayer& layer, const HwParams& hw, const RunFacts&
     } else {
         r["ideal_cycles"] = direct_gemm_cycles(layer, hw.config);
     }
-    r["sim_seconds"] = f.sim_seconds;
-    if (f.cycle_accurate && f.counters != nullptr && f.sim_seconds > 0) {
-        r["sim_cycles_per_second"] = static_cast<double>(f.counters->cycles) / f.sim_seconds;
+    r["sim_seconds"] = result.seconds;
+    if (cycle_accurate && result.device && result.seconds > 0) {
+        r["sim_cycles_per_second"] =
+            static_cast<double>(result.device->counters.cycles) / result.seconds;
     } else {
         r["sim_cycles_per_second"] = nullptr;
     }
-    if (f.bit_exact.has_value()) r["bit_exact"] = *f.bit_exact;
+    if (result.check) r["bit_exact"] = result.check->bit_exact();
     return r;
+}
+
+Json plan_report(const Conv2dLayer& layer, const HwParams& hw, const Conv2dPlan& plan) {
+    Json j = {{"schema_version", kJsonSchemaVersion}};
+    j.update(plan_json(plan));
+    j["layer"] = layer_json(layer);
+    j["hw"] = hw.config.name;
+    j["roofline_cycles"] = roofline_cycles(layer, hw.config);
+    return j;
+}
+
+void OperatorTotals::add(const OperatorRun& r) {
+    ++ops;
+    macs += r.macs;
+    cycles += r.cycles;
+    predicted += r.predicted_cycles;
+    roofline += r.roofline_cycles;
+    read += r.dram_read_bytes;
+    write += r.dram_write_bytes;
+    host_seconds += r.host_seconds;
+}
+
+// Unordered, as it always was: its keys are written sorted.
+nlohmann::json network_report(const std::string& model, Backend backend, const HwParams& hw,
+                              const NetworkRun& run, bool checked, double wall_seconds) {
+    using json = nlohmann::json;
+    json ops = json::array();
+    OperatorTotals device, all;
+    for (const OperatorRun& r : run.operators) {
+        json o = {{"index", r.index},
+                  {"type", r.type},
+                  {"where", network::placement_name(r.placement)},
+                  {"input_shapes", r.input_shapes},
+                  {"output_shape", r.output_shape},
+                  {"macs", r.macs},
+                  {"host_seconds", r.host_seconds}};
+        if (r.placement == network::Placement::Device) {
+            o["cycles"] = r.cycles;
+            o["predicted_cycles"] = r.predicted_cycles;
+            o["roofline_cycles"] = r.roofline_cycles;
+            o["efficiency"] = efficiency_json(r.roofline_cycles, r.cycles);
+            o["dram_read_bytes"] = r.dram_read_bytes;
+            o["dram_write_bytes"] = r.dram_write_bytes;
+            device.add(r);
+        }
+        all.add(r);
+        ops.push_back(o);
+    }
+    json j = {{"schema_version", kJsonSchemaVersion},
+              {"model", model},
+              {"backend", backend_name(backend)},
+              {"hw", hw.config.name},
+              {"operators", ops},
+              {"totals",
+               {{"operators", all.ops},
+                {"macs", all.macs},
+                {"device_cycles", device.cycles},
+                {"device_predicted_cycles", device.predicted},
+                {"device_roofline_cycles", device.roofline},
+                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
+                {"dram_read_bytes", device.read},
+                {"dram_write_bytes", device.write},
+                {"host_seconds", all.host_seconds},
+                {"device_seconds", run.device_seconds},
+                {"wall_seconds", wall_seconds}}},
+              {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}}};
+    if (checked) {
+        j["check"] = {{"tensors_compared", run.tensors_checked},
+                      {"elements_compared", run.elements_checked},
+                      {"bit_exact", !run.mismatch.has_value()}};
+    }
+    return j;
 }
 
 }  // namespace accel

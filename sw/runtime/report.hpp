@@ -1,5 +1,7 @@
-// The JSON report of a conv2d run (docs/cli.md, "--report"): one place that computes
-// efficiency and names every key, for `accel conv2d --report` and `accel bench --json`.
+// The JSON reports of the runtime's results (docs/cli.md): a layer's run (`accel conv2d
+// --report`, `accel bench --json`), a plan (`accel plan --json`) and a model's run (`accel
+// run --report`); one place that computes efficiency and names every key, for the CLI and
+// the Python package alike.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -11,6 +13,9 @@
 #include "devices/device.hpp"
 #include "hw/hw_params.hpp"
 #include "ops/conv2d.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/layer_run.hpp"
+#include "runtime/network_runner.hpp"
 
 namespace accel {
 
@@ -18,22 +23,31 @@ namespace accel {
 // timelines; docs/schemas/): raised when a key is removed or changes its meaning.
 inline constexpr int kJsonSchemaVersion = 1;
 
-struct RunFacts {
-    std::string backend;                 // "verilator", "fsim" or "ref"
-    const Conv2dPlan* plan = nullptr;    // null for the reference backend
-    const DeviceCounters* counters = nullptr;
-    bool cycle_accurate = false;         // counters.cycles is a measurement
-    double sim_seconds = 0;              // wall time of the device (or reference) run
-    std::optional<bool> bit_exact;       // when --check ran
-};
-
 // roofline / cycles, or null for a run that measured no cycles (fsim, the reference):
 // the one answer of every report, a layer's or a network's.
 nlohmann::ordered_json efficiency_json(int64_t roofline_cycles, int64_t cycles);
 
 nlohmann::ordered_json layer_json(const Conv2dLayer& layer);
 nlohmann::ordered_json plan_json(const Conv2dPlan& plan);
+// What `accel plan --json` writes and accel.plan returns: the plan, the layer, the
+// config's name and the roofline.
+nlohmann::ordered_json plan_report(const Conv2dLayer& layer, const HwParams& hw,
+                                   const Conv2dPlan& plan);
+
+// Sums over a model's operators, for the report and the CLI's table.
+struct OperatorTotals {
+    int64_t ops = 0, macs = 0, cycles = 0, predicted = 0, roofline = 0, read = 0, write = 0;
+    double host_seconds = 0;
+    void add(const OperatorRun& r);
+};
+
+// The report of a model's run (docs/cli.md, "accel run", --report): per operator,
+// totals, arena and, when `checked`, the check. `model` names the model file.
+nlohmann::json network_report(const std::string& model, Backend backend, const HwParams& hw,
+                              const NetworkRun& run, bool checked, double wall_seconds);
+
+// The report of a layer's run (docs/cli.md, "--report").
 nlohmann::ordered_json conv2d_report(const Conv2dLayer& layer, const HwParams& hw,
-                                     const RunFacts& facts);
+                                     const LayerResult& result);
 
 }  // namespace accel

@@ -1,10 +1,10 @@
-#include "chrome_trace.hpp"
+#include "backends/chrome_trace.hpp"
 
 #include <vector>
 
 #include "runtime/report.hpp"
 
-namespace accel::cli {
+namespace accel {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -68,4 +68,4 @@ Json chrome_trace(const std::string& title, const HwParams& hw, const ActivityTi
     return {{"otherData", other}, {"traceEvents", events}};
 }
 
-}  // namespace accel::cli
+}  // namespace accel

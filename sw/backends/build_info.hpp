@@ -1,10 +1,11 @@
 // What this build of accel is: its version, the git revision it was built from, and
 // the hardware configs it has Verilator models of, each with a hash of its YAML (the
-// values are written by CMake at configure time).
+// values are written by CMake at configure time), for `accel --version` and the Python
+// package's accel.__version__.
 #pragma once
 #include <cstddef>
 
-namespace accel::cli {
+namespace accel {
 
 struct BuiltConfig {
     const char* name;
@@ -16,4 +17,4 @@ extern const char* const kGitRevision;
 extern const BuiltConfig kBuiltConfigs[];
 extern const size_t kBuiltConfigCount;
 
-}  // namespace accel::cli
+}  // namespace accel
