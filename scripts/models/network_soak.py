@@ -3,7 +3,7 @@
 interpreter (BUILTIN_REF), compared bit for bit.
 
     network_soak.py --accel BUILD/sw/accel [--networks N] [--seed S]
-                    [--backends ref,fsim,verilator] [--hw HW.yaml] [--save DIR]
+                    [--backends ref,fsim,verilator] [--hw HW.yaml] [--faults] [--save DIR]
 
 Network i is made from seed S + i, so `--seed X --networks 1` replays the network of
 seed X. LiteRT runs it first, in a process of its own (litert_run.py: it aborts on some
@@ -14,7 +14,13 @@ refuses it: exit 2 with one `error:` line, counted apart with its reason. Anythi
 within 600 s -- is a failure, printed with the seed; with --save, the network and its
 input are kept in DIR as net_SEED.tflite and net_SEED.npy.
 
-Prints one line per network that was not run equal on every backend, then the counts per
+With --faults, the RTL runs each network under a DRAM fault plan (`accel run --faults`)
+drawn from its seed as the layer soak draws its own: backpressure, stalls and reordering
+each half the time, which must leave it equal to LiteRT, and an error response in a
+quarter of the networks, which may instead end it with exit 3 and one line naming the
+operator, the unit and the response, nothing written (a "device error").
+
+Prints one line per network refused or failed on some backend, then the counts per
 backend. Exits 1 on any failure, and when a backend ran no network equal to LiteRT (a
 soak that compared nothing proves nothing).
 """
@@ -80,8 +86,30 @@ def differences(dump, y_path, want):
     return bad
 
 
-def run_accel(args, backend, path, x_path, work, want):
-    """('equal' | 'refused' | 'failed', what)."""
+def fault_plan(seed):
+    """The --faults SPEC of network `seed`'s RTL run, drawn as tests/common/fault_run.cpp
+    draws the layer soak's plans."""
+    rng = np.random.default_rng([seed, 30])  # apart from the network's own draws
+    spec = [f"seed={seed}"]
+    if rng.random() < 0.5:
+        spec.append(f"backpressure={rng.integers(1, 6) / 10}")
+    if rng.random() < 0.5:
+        spec.append(f"stall={rng.integers(1, 20) / 1000}")
+    if rng.random() < 0.5:
+        spec.append(f"reorder={rng.integers(2, 10) / 10}")
+    if rng.random() < 0.25:
+        spec.append(f"{rng.choice(['slverr', 'decerr'])}={rng.choice(['read', 'write'])}:"
+                    f"{rng.integers(1, 200)}")
+    return ",".join(spec)
+
+
+DEVICE_ERROR = re.compile(r"error: device failure: operator \d+ \([A-Z_0-9]+\): verilator:\w+: "
+                          r"(fetch|load|drain) unit: DRAM answered (SLVERR|DECERR) on a "
+                          r"(read|write) at 0x[0-9a-f]{8}")
+
+
+def run_accel(args, backend, path, x_path, work, want, faults):
+    """('equal' | 'refused' | 'device error' | 'failed', what)."""
     dump, y = os.path.join(work, "tensors"), os.path.join(work, "y.npy")
     shutil.rmtree(dump, ignore_errors=True)
     os.makedirs(dump)
@@ -91,6 +119,8 @@ def run_accel(args, backend, path, x_path, work, want):
            "--dump-tensors", dump] + (["--check"] if backend != "ref" else [])
     if args.hw:
         cmd += ["--hw", args.hw]
+    if faults:
+        cmd += ["--faults", faults]
     try:
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
@@ -98,6 +128,10 @@ def run_accel(args, backend, path, x_path, work, want):
     lines = run.stderr.splitlines()
     if run.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "):
         return "refused", lines[0][len("error: "):].replace(path + ": ", "")
+    error_fault = "err=" in faults  # slverr= or decerr=
+    if (run.returncode == 3 and error_fault and len(lines) == 1 and not run.stdout
+            and DEVICE_ERROR.match(lines[0]) and not os.path.exists(y) and not os.listdir(dump)):
+        return "device error", lines[0][len("error: device failure: "):][:160]
     if run.returncode != 0:
         return "failed", f"exit {run.returncode}: {run.stderr.strip()[:400]!r}"
     if want is None:
@@ -115,6 +149,8 @@ def parse_args():
     p.add_argument("--seed", type=int, default=1, help="the first network's seed (1)")
     p.add_argument("--backends", default="ref,fsim,verilator")
     p.add_argument("--hw", help="hardware config YAML for accel")
+    p.add_argument("--faults", action="store_true",
+                   help="run the RTL under a DRAM fault plan drawn from each network's seed")
     p.add_argument("--save", help="directory for the networks that fail")
     args = p.parse_args()
     if args.networks < 1:
@@ -134,10 +170,12 @@ def print_counts(args, counts, reasons, ops, litert_refused, flat, seconds):
     print(f"{args.networks} networks (seeds {args.seed}..{args.seed + args.networks - 1}), "
           f"{litert_refused} refused by LiteRT, {sum(ops.values())} operators: "
           + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
-    print(f"{'backend':<10} {'networks':>8} {'equal':>6} {'refused':>8} {'failed':>7}")
+    print(f"{'backend':<10} {'networks':>8} {'equal':>6} {'refused':>8} {'device error':>13} "
+          f"{'failed':>7}")
     for b in args.backends:
         c = counts[b]
-        print(f"{b:<10} {args.networks:>8} {c['equal']:>6} {c['refused']:>8} {c['failed']:>7}")
+        print(f"{b:<10} {args.networks:>8} {c['equal']:>6} {c['refused']:>8} "
+              f"{c['device error']:>13} {c['failed']:>7}")
     for reason, n in reasons.most_common():
         print(f"refused in {n} runs: {reason}")
     print(f"networks whose output takes fewer than 3 values (their other tensors are compared "
@@ -163,14 +201,16 @@ def main():
             want = litert_tensors(path, x_path, work)
             litert_refused += want is None
             flat += want is not None and len(np.unique(want["output"])) < 3
-            verdicts = {b: run_accel(args, b, path, x_path, work, want)
+            faults = fault_plan(seed) if args.faults else ""
+            verdicts = {b: run_accel(args, b, path, x_path, work, want,
+                                     faults if b == "verilator" else "")
                         for b in args.backends}
             for b, (v, why) in verdicts.items():
                 counts[b][v] += 1
                 if v == "refused":
                     reasons[why] += 1
-            if any(v != "equal" for v, _ in verdicts.values()):
-                print(f"seed {seed} ({what}): " + "; ".join(
+            if any(v in ("refused", "failed") for v, _ in verdicts.values()):
+                print(f"seed {seed} ({what}{', faults ' + faults if faults else ''}): " + "; ".join(
                     f"{b} {v}" + (f" ({why})" if why else "") for b, (v, why) in verdicts.items()),
                     flush=True)
             if args.save and any(v == "failed" for v, _ in verdicts.values()):
