@@ -53,11 +53,22 @@ lint: deps $(BUILD)/CMakeCache.txt
 	@scripts/lint $(BUILD)
 
 # The soak (docs/reliability.md): random layers on fsim and on the RTL under DRAM
-# faults, against the golden reference, on both shipped configs. Not part of make test.
+# faults, against the golden reference, on both shipped configs; then, on each config,
+# SOAK_NETWORKS random int8 networks, converted by TensorFlow, through accel run on ref,
+# fsim and the RTL (under DRAM faults), against LiteRT's reference interpreter (failing
+# ones are kept in $(BUILD)/soak/networks-<config>/). Not part of make test.
 SOAK_FSIM ?= 10000
 SOAK_RTL  ?= 500
+SOAK_NETWORKS ?= 300
 soak: build
 	nice $(BUILD)/tests/soak/soak --fsim $(SOAK_FSIM) --rtl $(SOAK_RTL) --configs default,tiny
+	@scripts/setup-python $(BUILD) > /dev/null
+	@status=0; for config in default tiny; do \
+	    echo "network soak, $$config config:"; \
+	    nice $(BUILD)/venv/bin/python scripts/models/network_soak.py --accel $(BUILD)/sw/accel \
+	        --networks $(SOAK_NETWORKS) --hw configs/hw/$$config.yaml --faults \
+	        --save $(BUILD)/soak/networks-$$config || status=1; \
+	done; exit $$status
 
 # FPGA bitstream: make fpga BOARD=icebreaker|ulx3s|pynq-z2 [CONFIG=<configs/hw name>]
 # (docs/fpga.md). Needs only a configured build: the config's RTL packages come from

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <string>
@@ -42,6 +41,7 @@ using network::Value;
 struct RunArgs {
     std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
     std::string dump, trace_window, max_cycles;
+    std::string faults;  // a DRAM fault plan for the verilator backend
     bool check = false;
 };
 
@@ -68,6 +68,7 @@ po::options_description run_options(RunArgs& a) {
     d.add_options()
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
                                             "tensor_<index>.npy (DIR must exist)");
+    d.add_options()("faults", po::value(&a.faults), kFaultsHelp);
     add_max_cycles_option(d, a.max_cycles);
     return d;
 }
@@ -152,20 +153,15 @@ void print_table(const NetworkRun& run) {
         run.constant_bytes);
 }
 
-// The model planned and run on a.backend (with its --trace, --trace-window and
-// --max-cycles); `on_cycles` is the Verilator device's progress clock (VerilatorOptions).
-NetworkRun run_model(const RunArgs& a, Backend backend, const graph::Model& model,
-                     const HwParams& hw, const std::vector<Value>& inputs,
-                     const RunOptions& run_options,
-                     const std::function<void(uint64_t)>& on_cycles) {
+// The device options of --trace, --trace-window, --faults and --max-cycles, checked
+// before the model is read.
+VerilatorOptions device_options(const RunArgs& a) {
     VerilatorOptions options;
     options.trace_path = a.trace;
     set_trace_window(a.trace_window, a.trace, options);
+    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
     options.max_cycles = parse_max_cycles(a.max_cycles);
-    options.on_cycles = on_cycles;
-    const DeviceFactory factory = on_device(backend) ? backend_factory(a.backend, options)
-                                                     : DeviceFactory{};
-    return accel::run_model(model, hw, backend, factory, inputs, run_options);
+    return options;
 }
 
 }  // namespace
@@ -180,6 +176,7 @@ int run_run(const std::vector<std::string>& args) {
     const po::options_description desc = run_options(a);
     if (!parse_options(rest, desc)) return 0;
     check_args(a);
+    VerilatorOptions options = device_options(a);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));
     const graph::Model model = read_model(a.model);
@@ -190,8 +187,10 @@ int run_run(const std::vector<std::string>& args) {
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
-    const NetworkRun run = run_model(a, backend, model, hw, inputs, run_options,
-                                     [&progress](uint64_t c) { progress.run_cycles(c); });
+    options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };
+    const DeviceFactory factory = on_device(backend) ? backend_factory(a.backend, options)
+                                                     : DeviceFactory{};
+    const NetworkRun run = run_model(model, hw, backend, factory, inputs, run_options);
     progress.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

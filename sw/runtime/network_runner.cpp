@@ -224,13 +224,18 @@ void Runner::to_device(int tensor, const std::vector<int64_t>& nhwc) {
 
 // Runs one program of a device step and adds its counters to the operator's record.
 void Runner::count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun& rec) {
+    const char* type = graph::op_kind_name(m_.operators[static_cast<size_t>(s.op)].kind);
     const auto start = std::chrono::steady_clock::now();
-    const DeviceCounters k = device_->run(base, insns);
+    DeviceCounters k;
+    try {
+        k = device_->run(base, insns);
+    } catch (const DeviceError& e) {  // a network has many programs: name the one that failed
+        throw DeviceError(fmt::format("operator {} ({}): {}", s.op, type, e.what()));
+    }
     out_.device_seconds += seconds_since(start);
     if (k.errors != 0) {
         throw DeviceError(fmt::format("{} reported {} running operator {} ({})", device_->name(),
-                                      isa::error_names(k.errors), s.op,
-                                      graph::op_kind_name(m_.operators[static_cast<size_t>(s.op)].kind)));
+                                      isa::error_names(k.errors), s.op, type));
     }
     rec.cycles += static_cast<int64_t>(k.cycles);
     rec.dram_read_bytes += static_cast<int64_t>(k.load_bytes + k.fetch_bytes);

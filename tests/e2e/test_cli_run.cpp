@@ -2,6 +2,8 @@
 // (docs/cli.md). Whole models against TFLite are in tests/models/.
 #include <algorithm>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -49,6 +51,24 @@ TEST(CliRun, RefusesBadInvocationsWithOneLine) {
                                      dir.path().string() + "/./y.npy"}),
                           "same file");
     EXPECT_FALSE(std::filesystem::exists(dir.file("y.npy")));
+}
+
+// As conv2d's (test_cli_faults.cpp), and before the model is read: the model here is garbage.
+TEST(CliRun, MalformedFaultSpecsAndOtherBackendsAreExitTwo) {
+    TempDir dir("run");
+    write_bytes(dir.file("garbage.tflite"), std::string(64, 'x'));
+    const std::vector<std::vector<std::string>> bad = {
+        {"--faults", "stall=2"},
+        {"--faults", "slverr=read"},
+        {"--faults", "nonsense"},
+        {"--faults", "stall=0.1", "--backend", "fsim"},
+        {"--faults", "stall=0.1", "--backend", "ref"},
+    };
+    for (const std::vector<std::string>& extra : bad) {
+        std::vector<std::string> args = {"run", dir.file("garbage.tflite")};
+        args.insert(args.end(), extra.begin(), extra.end());
+        expect_one_error_line(run_accel(args), "--faults");
+    }
 }
 
 }  // namespace
