@@ -125,7 +125,8 @@ module accel_load_burst_gen #(
     logic [RB_W-1:0] left_n;
     logic [PG_W-1:0] to_page_n;
     logic [31:0]     new_seg;
-    logic [PG_W-1:0] new_to_page;
+    logic [PG_W-1:0] new_to_page, start_to_page;
+    assign start_to_page = page_rest(base_i[PAGE_LG-1:BB_LG]);
     assign left_n    = left_q - RB_W'(beats_q);
     assign to_page_n = (to_page_q == PG_W'(beats_q)) ? PG_W'(PAGE_BEATS)
                                                       : to_page_q - PG_W'(beats_q);
@@ -143,8 +144,8 @@ module accel_load_burst_gen #(
             row_q       <= base_i;
             plane_q     <= base_i;
             left_q      <= seg_beats_i;
-            to_page_q   <= page_rest(base_i[PAGE_LG-1:BB_LG]);
-            {seg_end_q, beats_q} <= burst(seg_beats_i, page_rest(base_i[PAGE_LG-1:BB_LG]));
+            to_page_q   <= start_to_page;
+            {seg_end_q, beats_q} <= burst(seg_beats_i, start_to_page);
             seg_beats_q <= seg_beats_i;
             x_q         <= '0;
             y_q         <= '0;

@@ -82,12 +82,8 @@ py::tuple conv2d(const py::array& x_array, const py::array& w_array,
                  const py::dict& run_options, const py::object& hw_arg) {
     const TensorI8 x = rank4(x_array, "x", "input", "[N,H,W,C]");
     const TensorI8 w = rank4(w_array, "w", "weights", "[R,S,C,K]");
-    if (w.dim(2) != x.dim(3)) {
-        throw Error(fmt::format("w: weights have C = {} but input x has C = {}", w.dim(2),
-                                x.dim(3)));
-    }
     Conv2dLayer layer;
-    layer.shape = {x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(3), w.dim(0), w.dim(1)};
+    layer.shape = conv2d_shape_of(x.shape, w.shape, "x", "w");
     const int64_t k = layer.shape.k;
     const std::vector<int32_t> bias = bias_array ? per_channel(*bias_array, "bias", k)
                                                  : std::vector<int32_t>(static_cast<size_t>(k), 0);

@@ -83,7 +83,8 @@ module accel_prim_fifo_sync #(
         assign land      = push_q;
         assign land_data = wdata_q;
         assign land_ptr  = ptr_q;
-        // a push counts in count_q from the next cycle, in avail_q once written
+        // a push counts in count_q from the next cycle, in avail_q once written; avail_q
+        // is count_q - push_q, kept as a register since empty_o starts the units
         logic [CW-1:0] avail_q;
         always_ff @(posedge clk_i) begin
             if (rst_i) avail_q <= '0;

@@ -173,12 +173,7 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
     LoadedLayer l;
     l.x = load_rank4(a.input, "input", "[N,H,W,C]");
     l.w = load_rank4(a.weights, "weights", "[R,S,C,K]");
-    if (l.w.dim(2) != l.x.dim(3)) {
-        throw Error(fmt::format("{}: weights have C = {} but input {} has C = {}", a.weights,
-                                l.w.dim(2), a.input, l.x.dim(3)));
-    }
-    l.layer.shape = {l.x.dim(0), l.x.dim(1), l.x.dim(2), l.x.dim(3),
-                     l.w.dim(3), l.w.dim(0), l.w.dim(1)};
+    l.layer.shape = conv2d_shape_of(l.x.shape, l.w.shape, a.input, a.weights);
     const int64_t k = l.layer.shape.k;
     l.bias = a.bias.empty() ? std::vector<int32_t>(static_cast<size_t>(k), 0)
                             : load_per_channel("--bias", a.bias, k);

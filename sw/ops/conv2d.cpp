@@ -144,6 +144,15 @@ void check_conv2d_tensor(const std::vector<int64_t>& shape, const std::string& n
     }
 }
 
+Conv2dShape conv2d_shape_of(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
+                            const std::string& x_name, const std::string& w_name) {
+    if (w.at(2) != x.at(3)) {
+        throw Error(fmt::format("{}: weights have C = {} but input {} has C = {}", w_name,
+                                w.at(2), x_name, x.at(3)));
+    }
+    return {x[0], x[1], x[2], x[3], w[3], w[0], w[1]};
+}
+
 void check_per_channel(const std::vector<int64_t>& shape, int64_t k, const std::string& name) {
     if (shape != std::vector<int64_t>{k}) {
         throw Error(fmt::format("{}: must have shape (K,) = ({},), got {}", name, k,

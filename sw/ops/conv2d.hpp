@@ -58,6 +58,12 @@ void validate(const Conv2dLayer& layer);
 void check_conv2d_tensor(const std::vector<int64_t>& shape, const std::string& name,
                          const char* what, const char* layout);
 
+// The shape of the conv2d of input x [N,H,W,C] and weights w [R,S,C,K] (both checked
+// by check_conv2d_tensor). Throws accel::Error "W_NAME: weights have C = .. but input
+// X_NAME has C = .." when their channels differ.
+Conv2dShape conv2d_shape_of(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
+                            const std::string& x_name, const std::string& w_name);
+
 // A per-channel vector (bias, multiplier, shift) of `k` values. Throws accel::Error
 // "NAME: must have shape (K,) = (<k>,), got SHAPE".
 void check_per_channel(const std::vector<int64_t>& shape, int64_t k, const std::string& name);
