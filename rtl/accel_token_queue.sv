@@ -30,22 +30,30 @@ module accel_token_queue #(
         $error("accel_token_queue: MAX must be at least 1");
     end
 
+    // Whether the count is 0 or MAX is kept in registers beside it, updated as it
+    // moves, so that a unit's start decision (avail_o) is not a comparison of the count.
     logic [CW-1:0] count_q;
-    logic at_max, empty;
-    assign at_max     = (count_q == MAX_COUNT);
-    assign empty      = (count_q == '0);
+    logic at_max, empty;  // count_q == MAX_COUNT, count_q == 0
     assign avail_o    = !empty;
     assign overflow_o = !clear_i && push_i && !pop_i && at_max;
 
     always_ff @(posedge clk_i) begin
         if (rst_i || clear_i) begin
             count_q <= '0;
+            at_max  <= 1'b0;
+            empty   <= 1'b1;
         end else if (push_i && !pop_i && !at_max) begin
             count_q <= count_q + CW'(1);
+            at_max  <= count_q == MAX_COUNT - CW'(1);
+            empty   <= 1'b0;
         end else if (pop_i && !push_i && !empty) begin
             count_q <= count_q - CW'(1);
+            at_max  <= 1'b0;
+            empty   <= count_q == CW'(1);
         end
     end
+    `ACCEL_ASSERT(a_flags_follow_count,
+                  at_max == (count_q == MAX_COUNT) && empty == (count_q == '0), clk_i, rst_i)
 
     // A unit pops only a token that is there (or pushed in the same cycle), and the count
     // never passes MAX: a dropped token is reported as TOKEN_OVERFLOW, never wrapped.

@@ -60,9 +60,12 @@ module accel_prim_fifo_sync #(
     logic [CW-1:0] count_q;  // entries pushed and not popped (full_o)
     logic [CW-1:0] avail;    // of those, the ones written (empty_o, the head)
 
+    // full_o and empty_o come from registers that follow count_q and avail: they start
+    // the producer's and the consumer's decisions (docs/fpga.md, timing).
+    logic full_q, empty_q;
     logic do_push, do_pop;
-    assign full_o  = (count_q == FULL_COUNT);
-    assign empty_o = (avail == '0);
+    assign full_o  = full_q;
+    assign empty_o = empty_q;
     assign do_push = push_i && !full_o;
     assign do_pop  = pop_i && !empty_o;
 
@@ -125,11 +128,18 @@ module accel_prim_fifo_sync #(
             rptr_q  <= '0;
             wptr_q  <= '0;
             count_q <= '0;
+            full_q  <= 1'b0;
+            empty_q <= 1'b1;
         end else begin
             if (do_push) wptr_q <= next_ptr(wptr_q);
             if (do_pop) rptr_q <= next_ptr(rptr_q);
             if (do_push && !do_pop) count_q <= count_q + CW'(1);
             else if (do_pop && !do_push) count_q <= count_q - CW'(1);
+            // (the late push and pop only choose among comparisons of registers)
+            if (do_push && !do_pop) full_q <= count_q == FULL_COUNT - CW'(1);
+            else if (do_pop && !do_push) full_q <= 1'b0;
+            if (land && !do_pop) empty_q <= 1'b0;
+            else if (do_pop && !land) empty_q <= avail == CW'(1);
         end
     end
 
@@ -144,6 +154,8 @@ module accel_prim_fifo_sync #(
     `ACCEL_ASSERT(a_no_underflow, pop_i |-> !empty_o, clk_i, rst_i)
     `ACCEL_ASSERT(a_count_in_range, count_q <= FULL_COUNT, clk_i, rst_i)
     `ACCEL_ASSERT(a_written_are_pushed, avail <= count_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_flags_follow_counts,
+                  full_q == (count_q == FULL_COUNT) && empty_q == (avail == '0), clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_flags_known, {full_o, empty_o}, clk_i, rst_i)
 endmodule
 
