@@ -6,12 +6,16 @@
 // AXI4 slave: one read burst and one write burst at a time, INCR bursts of full beats.
 // A burst that is misaligned, not INCR of full beats, or reaches past MEM_BYTES is
 // answered SLVERR (zero data on reads, data discarded on writes), as the simulated
-// DRAM does. A read beat takes two cycles (RAM read, then the R register); write beats
-// go straight into the RAM, honouring wstrb.
+// DRAM does. Read beats go from the RAM into an R queue, written beats into a W queue
+// before the RAM (honouring wstrb): the RAM's port is then steered by this module's
+// registers only, never by the master's rready or wvalid, whose logic reaches back
+// into the accelerator (docs/fpga.md, timing). A read beat is issued while the R queue
+// has room for every beat in flight, so reads stream at one beat per cycle.
 //
 // Host port: host_req_i holds until host_gnt_o; a granted read returns its byte on
 // host_rdata_o with host_rvalid_o the next cycle. host_addr_i must be below MEM_BYTES
 // (the bridge checks it); higher bits are ignored.
+`include "accel_assert.svh"
 `default_nettype none
 
 module accel_board_memory #(
@@ -96,28 +100,37 @@ module accel_board_memory #(
         .rdata_o(ram_rdata));
 
     // ---------------------------------------------------------------- read burst state
+    localparam int R_DEPTH = 4;  // R queue entries: beats issued in the last two
+                                 // cycles plus the head, at a beat per cycle
+    localparam int RQ_W = 1 + 2 + 1 + DW;  // {id, resp, last, data}
     logic rd_active_q, rd_err_q, rd_issued_q, rd_issued_last_q;
     logic [0:0] rd_id_q;
     logic [AW-1:0] rd_addr_q;
     logic [7:0] rd_left_q;         // beats still to issue, minus one
-    logic rvalid_q, rlast_q;
-    logic [0:0] rid_q;
-    logic [1:0] rresp_q;
-    logic [DW-1:0] rdata_q;
-    logic r_hs, rd_can_issue, rd_want, rd_gnt, rd_issue;
+    localparam int RU_W = $clog2(R_DEPTH + 1);
+    logic [RU_W-1:0] r_used_q;     // beats issued and not yet taken
+    logic r_pop, r_empty, rd_can_issue, rd_want, rd_gnt, rd_issue;
 
-    assign r_hs = rvalid_q & s_axi_rready;
-    // Issue a beat only when the R register is free by the time its data arrives.
-    assign rd_can_issue = rd_active_q & ~rd_issued_q & (~rvalid_q | s_axi_rready);
+    assign rd_can_issue = rd_active_q & (r_used_q != RU_W'(R_DEPTH));
     assign rd_want = rd_can_issue & ~rd_err_q;
 
     // ---------------------------------------------------------------- write burst state
+    localparam int W_DEPTH = 4;
+    localparam int WQ_W = DW + DW / 8 + 1;  // {data, strb, last}
     logic wr_active_q, wr_err_q, bvalid_q;
     logic [1:0] bresp_q;
     logic [AW-1:0] wr_addr_q;
-    logic wr_want, wr_gnt, w_hs;
+    logic w_full, w_empty, w_last;
+    logic [DW-1:0] w_data;
+    logic [DW/8-1:0] w_strb;
+    logic wr_want, wr_gnt, w_take;
 
-    assign wr_want = wr_active_q & ~wr_err_q & s_axi_wvalid;
+    accel_prim_fifo_sync #(.WIDTH(WQ_W), .DEPTH(W_DEPTH)) u_wq (
+        .clk_i, .rst_i, .push_i(s_axi_wvalid & ~w_full),
+        .wdata_i({s_axi_wdata, s_axi_wstrb, s_axi_wlast}), .full_o(w_full),
+        .pop_i(w_take), .rdata_o({w_data, w_strb, w_last}), .empty_o(w_empty));
+    assign s_axi_wready = ~w_full;
+    assign wr_want = wr_active_q & ~wr_err_q & ~w_empty;
 
     // ---------------------------------------------------------------- arbitration
     logic prefer_write_q;  // read and write alternate when both want the RAM
@@ -144,7 +157,7 @@ module accel_board_memory #(
         ram_en = host_gnt | rd_gnt | wr_gnt;
         ram_we = '0;
         ram_addr = rd_addr_q;
-        ram_wdata = s_axi_wdata;
+        ram_wdata = w_data;
         if (host_gnt) begin
             ram_addr = AW'(host_addr_i >> OW);
             ram_wdata = {BEAT_BYTES{host_wdata_i}};
@@ -153,13 +166,13 @@ module accel_board_memory #(
             end
         end else if (wr_gnt) begin
             ram_addr = wr_addr_q;
-            ram_we = s_axi_wstrb;
+            ram_we = w_strb;
         end
     end
 
     assign host_gnt_o = host_gnt;
     assign rd_issue = rd_can_issue & (rd_err_q | rd_gnt);
-    assign w_hs = wr_active_q & s_axi_wvalid & (wr_err_q | wr_gnt);
+    assign w_take = wr_active_q & ~w_empty & (wr_err_q | wr_gnt);
 
     always_ff @(posedge clk_i) begin
         if (rst_i) prefer_write_q <= 1'b0;
@@ -180,7 +193,7 @@ module accel_board_memory #(
         if (rst_i) begin
             rd_active_q <= 1'b0;
             rd_issued_q <= 1'b0;
-            rvalid_q <= 1'b0;
+            r_used_q <= '0;
         end else begin
             if (!rd_active_q && s_axi_arvalid) begin
                 rd_active_q <= 1'b1;
@@ -195,25 +208,22 @@ module accel_board_memory #(
             end
             rd_issued_q <= rd_issue;
             rd_issued_last_q <= rd_left_q == '0;
-            // The beat issued last cycle enters the R register (free by construction).
-            if (rd_issued_q) begin
-                rvalid_q <= 1'b1;
-                rid_q <= rd_id_q;
-                rdata_q <= rd_err_q ? '0 : ram_rdata;
-                rresp_q <= rd_err_q ? SLVERR : OKAY;
-                rlast_q <= rd_issued_last_q;
-            end else if (r_hs) begin
-                rvalid_q <= 1'b0;
-            end
+            r_used_q <= r_used_q + RU_W'(rd_issue) - RU_W'(r_pop);
         end
     end
 
+    // The beat issued last cycle enters the R queue (it has room: r_used_q counted it).
+    logic r_full;
+    accel_prim_fifo_sync #(.WIDTH(RQ_W), .DEPTH(R_DEPTH)) u_rq (
+        .clk_i, .rst_i, .push_i(rd_issued_q),
+        .wdata_i({rd_id_q, rd_err_q ? SLVERR : OKAY, rd_issued_last_q,
+                  rd_err_q ? DW'(0) : ram_rdata}),
+        .full_o(r_full), .pop_i(r_pop),
+        .rdata_o({s_axi_rid, s_axi_rresp, s_axi_rlast, s_axi_rdata}), .empty_o(r_empty));
+    assign r_pop = ~r_empty & s_axi_rready;
     assign s_axi_arready = ~rd_active_q;
-    assign s_axi_rid = rid_q;
-    assign s_axi_rvalid = rvalid_q;
-    assign s_axi_rdata = rdata_q;
-    assign s_axi_rresp = rresp_q;
-    assign s_axi_rlast = rlast_q;
+    assign s_axi_rvalid = ~r_empty;
+    `ACCEL_ASSERT(a_r_queue_room, rd_issued_q |-> !r_full, clk_i, rst_i)
 
     // ---------------------------------------------------------------- write channel
     always_ff @(posedge clk_i) begin
@@ -225,9 +235,9 @@ module accel_board_memory #(
                 wr_active_q <= 1'b1;
                 wr_addr_q <= AW'(s_axi_awaddr >> OW);
                 wr_err_q <= ~burst_ok(s_axi_awaddr, s_axi_awlen, s_axi_awsize, s_axi_awburst);
-            end else if (w_hs) begin
+            end else if (w_take) begin
                 wr_addr_q <= wr_addr_q + 1'b1;
-                if (s_axi_wlast) begin
+                if (w_last) begin
                     wr_active_q <= 1'b0;
                     bvalid_q <= 1'b1;
                     bresp_q <= wr_err_q ? SLVERR : OKAY;
@@ -238,7 +248,6 @@ module accel_board_memory #(
     end
 
     assign s_axi_awready = ~wr_active_q & ~bvalid_q;
-    assign s_axi_wready = wr_active_q & (wr_err_q | wr_gnt);
     assign s_axi_bvalid = bvalid_q;
     assign s_axi_bresp = bresp_q;
 endmodule
