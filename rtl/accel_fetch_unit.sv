@@ -96,6 +96,10 @@ module accel_fetch_unit #(
     logic [accel_isa_pkg::ERR_W-1:0] err_q;
     logic [31:0]     issue_left_q;   // instructions of this run not yet requested
     logic [31:0]     proc_left_q;    // instructions of this run not yet processed
+    // Whether proc_left_q / issue_left_q is 0, in registers that follow them: the
+    // dispatch decision and the AR request then start from flags, not from 32-bit
+    // comparisons (docs/fpga.md, timing).
+    logic            proc_none_q, issue_none_q;
     logic [31:0]     next_addr_q;    // address of the next request
     logic            ar_valid_q;
     logic [31:0]     ar_addr_q;
@@ -160,7 +164,7 @@ module accel_fetch_unit #(
     assign r_cur     = r_fire && !r_disc && run_q;
     assign r_end     = r_fire && r_last_i && (bursts_q != '0);
 
-    assign ar_new = run_q && (issue_left_q != '0) && (32'(used_q) + 32'(discard_q) < SLOTS) &&
+    assign ar_new = run_q && !issue_none_q && (32'(used_q) + 32'(discard_q) < SLOTS) &&
                     (!ar_valid_q || ar_ready_i);
 
     always_comb begin
@@ -171,13 +175,13 @@ module accel_fetch_unit #(
         endcase
     end
 
-    assign act = run_q && (proc_left_q != '0) && slot_chk_q[head_q];
+    assign act = run_q && !proc_none_q && slot_chk_q[head_q];
     always_comb begin
         err_d    = '0;
         stop     = 1'b0;
         dispatch = 1'b0;
         waiting  = 1'b0;
-        if (run_q && proc_left_q == '0) begin
+        if (run_q && proc_none_q) begin
             err_d = accel_isa_pkg::ERR_NO_FINISH;
             stop  = 1'b1;
         end else if (act) begin
@@ -219,6 +223,8 @@ module accel_fetch_unit #(
             err_q        <= '0;
             issue_left_q <= '0;
             proc_left_q  <= '0;
+            issue_none_q <= 1'b1;
+            proc_none_q  <= 1'b1;
             next_addr_q  <= '0;
             ar_valid_q   <= 1'b0;
             ar_addr_q    <= '0;
@@ -244,6 +250,7 @@ module accel_fetch_unit #(
                 ar_addr_q    <= next_addr_q;
                 next_addr_q  <= next_addr_q + 32'(INSN_BYTES);
                 issue_left_q <= issue_left_q - 32'd1;
+                issue_none_q <= issue_left_q == 32'd1;
                 tail_q       <= tail_q + SW'(1);
                 slot_err_q[tail_q]  <= 1'b0;
                 slot_done_q[tail_q] <= 1'b0;
@@ -278,6 +285,7 @@ module accel_fetch_unit #(
             if (dispatch) begin
                 head_q      <= head_q + SW'(1);
                 proc_left_q <= proc_left_q - 32'd1;
+                proc_none_q <= proc_left_q == 32'd1;
                 slot_done_q[head_q] <= 1'b0;
                 slot_sent_q[head_q] <= 1'b0;
                 slot_chk_q[head_q]  <= 1'b0;
@@ -299,6 +307,8 @@ module accel_fetch_unit #(
                 finished_q   <= 1'b0;
                 issue_left_q <= insn_count_i;
                 proc_left_q  <= insn_count_i;
+                issue_none_q <= insn_count_i == '0;
+                proc_none_q  <= insn_count_i == '0;
                 next_addr_q  <= {insn_addr_i[31:OB], OB'(0)};
                 used_q       <= '0;
                 tail_q       <= '0;
@@ -350,6 +360,10 @@ module accel_fetch_unit #(
         logic unused_bits;  // instructions are 64-byte aligned; a single-beat burst has no index
         assign unused_bits = ^{insn_addr_i[OB-1:0], beat_q, lane_q};
     end
+
+    `ACCEL_ASSERT(a_none_flags_follow_counts,
+                  proc_none_q == (proc_left_q == '0) && issue_none_q == (issue_left_q == '0),
+                  clk_i, rst_i)
 endmodule
 
 `default_nettype wire
