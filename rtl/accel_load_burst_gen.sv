@@ -28,6 +28,9 @@ module accel_load_burst_gen #(
     input  wire logic [31:0]            x_stride_i,  // bytes between a row's segments
     input  wire logic [15:0]            seg_count_i, // segments per row (>= 1)
     input  wire logic [ROW_BEATS_W-1:0] seg_beats_i, // beats per segment (>= 1)
+    // seg_beats_i saturated at AXI_MAX_BURST_BEATS + 1, for the first burst (its
+    // producer works it out without the product that gives seg_beats_i)
+    input  wire logic [$clog2(accel_isa_pkg::AXI_MAX_BURST_BEATS + 2)-1:0] seg_head_i,
     // Stop issuing; a pending AR (valid, not yet ready) is still held until accepted.
     input  wire logic                   halt_i,
     // AXI read address channel (INCR, full-beat size).
@@ -63,7 +66,13 @@ module accel_load_burst_gen #(
     logic [31:0]      addr_q;              // next burst's address
     logic [RB_W-1:0]  left_q;              // beats of the current segment not yet requested
     logic [31:0]      seg_q, row_q, plane_q;  // start of the current segment / row / plane
-    logic [15:0]      x_q, y_q, z_q, x_last_q, y_last_q, z_last_q;
+    logic [15:0]      x_q, y_q, z_q;
+    // Whether x, y and z are at their last values, kept in registers as they move
+    // (equal to the count minus 2 before the step, or a count of 1 after a restart):
+    // the next segment's choice then starts from flags (docs/fpga.md, timing).
+    logic             x_end_q, y_end_q, z_end_q;
+    logic [15:0]      x_m2_q, y_m2_q, z_m2_q;  // counts minus 2 (all ones for 1: unreached)
+    logic             x_one_q, y_one_q;
     logic [31:0]      x_stride_q, y_stride_q, z_stride_q;
     logic [RB_W-1:0]  seg_beats_q;
     logic [CNT_W-1:0] cnt_q;               // bursts in flight
@@ -76,7 +85,7 @@ module accel_load_burst_gen #(
     logic               seg_end_q;  // it ends the segment
     logic [PG_W-1:0]    to_page_q;  // beats from addr_q to the end of its page
     logic               row_end;
-    assign row_end = seg_end_q && (x_q == x_last_q);
+    assign row_end = seg_end_q && x_end_q;
 
     // The burst of a segment's beats `left` from an address `to_page` beats before the
     // end of its page.
@@ -87,6 +96,36 @@ module accel_load_burst_gen #(
         if (left < RB_W'(MAX_BURST)) b = left[BURST_W-1:0];
         if (to_page < PG_W'(b)) b = to_page[BURST_W-1:0];
         burst = {left == RB_W'(b), b};  // {seg_end, beats}
+    endfunction
+    // The first burst of a LOAD, from its segment's saturated beats.
+    // Its comparisons are side by side, not one after another (a start's path).
+    localparam int HC_W = (PG_W > BURST_W + 1) ? PG_W : BURST_W + 1;
+    function automatic logic [BURST_W:0] first_burst(input logic [BURST_W:0] head,
+                                                     input logic [PG_W-1:0] to_page);
+        logic short_seg, page_first, page_short;
+        short_seg  = head <= (BURST_W+1)'(MAX_BURST);            // head is the segment
+        page_first = HC_W'(to_page) < HC_W'(head);               // the page ends first
+        page_short = to_page < PG_W'(MAX_BURST);
+        if (short_seg) first_burst = {!page_first, page_first ? to_page[BURST_W-1:0]
+                                                              : head[BURST_W-1:0]};
+        else first_burst = {1'b0, page_short ? to_page[BURST_W-1:0] : BURST_W'(MAX_BURST)};
+    endfunction
+    // The first burst of a segment (all seg_beats_q beats left) at beat `pb` of its
+    // page, from comparisons of pb against registers and constants, side by side: the
+    // page's rest is never computed first (docs/fpga.md, timing). seg_short_q:
+    // seg_beats_q <= MAX_BURST; page_cut_q: PAGE_BEATS - seg_beats_q when it is (the
+    // page ends first, to_page < seg_beats_q, exactly when pb > page_cut_q).
+    logic            seg_short_q;
+    logic [PG_W-1:0] page_cut_q;
+    function automatic logic [BURST_W:0] seg_burst(input logic [PAGE_LG-BB_LG-1:0] pb);
+        logic [BURST_W-1:0] to_page;  // the page's rest, when below MAX_BURST
+        logic page_first, page_short;
+        to_page    = BURST_W'(PG_W'(PAGE_BEATS) - PG_W'(pb));
+        page_first = PG_W'(pb) > page_cut_q;
+        page_short = PG_W'(pb) > PG_W'(PAGE_BEATS - MAX_BURST);
+        if (seg_short_q) seg_burst = {!page_first, page_first ? to_page
+                                                              : seg_beats_q[BURST_W-1:0]};
+        else seg_burst = {1'b0, page_short ? to_page : BURST_W'(MAX_BURST)};
     endfunction
     // (of an address's beat within its page)
     function automatic logic [PG_W-1:0] page_rest(input logic [PAGE_LG-BB_LG-1:0] beat);
@@ -114,7 +153,7 @@ module accel_load_burst_gen #(
         end else if (start_i) begin
             active_q <= 1'b1;
         end else begin
-            if (ar_fire && row_end && y_q == y_last_q && z_q == z_last_q) active_q <= 1'b0;
+            if (ar_fire && row_end && y_end_q && z_end_q) active_q <= 1'b0;
             // Halt only when no AR is pending: AXI forbids withdrawing ar_valid.
             if (halt_i && !(ar_valid_o && !ar_ready_i)) active_q <= 1'b0;
         end
@@ -132,7 +171,7 @@ module accel_load_burst_gen #(
                                                       : to_page_q - PG_W'(beats_q);
     always_comb begin
         if (!row_end) new_seg = next_seg;
-        else if (y_q != y_last_q) new_seg = next_row;
+        else if (!y_end_q) new_seg = next_row;
         else new_seg = next_plane;
         new_to_page = page_rest(new_seg[PAGE_LG-1:BB_LG]);
     end
@@ -145,14 +184,17 @@ module accel_load_burst_gen #(
             plane_q     <= base_i;
             left_q      <= seg_beats_i;
             to_page_q   <= start_to_page;
-            {seg_end_q, beats_q} <= burst(seg_beats_i, start_to_page);
+            {seg_end_q, beats_q} <= first_burst((BURST_W+1)'(seg_head_i), start_to_page);
             seg_beats_q <= seg_beats_i;
+            seg_short_q <= 32'(seg_head_i) <= MAX_BURST;
+            page_cut_q  <= PG_W'(PAGE_BEATS) - PG_W'(seg_head_i);
             x_q         <= '0;
             y_q         <= '0;
             z_q         <= '0;
-            x_last_q    <= seg_count_i - 16'd1;
-            y_last_q    <= y_size_i - 16'd1;
-            z_last_q    <= z_size_i - 16'd1;
+            {x_m2_q, y_m2_q, z_m2_q} <= {seg_count_i - 16'd2, y_size_i - 16'd2, z_size_i - 16'd2};
+            {x_one_q, y_one_q} <= {seg_count_i == 16'd1, y_size_i == 16'd1};
+            {x_end_q, y_end_q, z_end_q} <= {seg_count_i == 16'd1, y_size_i == 16'd1,
+                                            z_size_i == 16'd1};
             x_stride_q  <= x_stride_i;
             y_stride_q  <= y_stride_i;
             z_stride_q  <= z_stride_i;
@@ -166,19 +208,24 @@ module accel_load_burst_gen #(
                 addr_q    <= new_seg;
                 left_q    <= seg_beats_q;
                 to_page_q <= new_to_page;
-                {seg_end_q, beats_q} <= burst(seg_beats_q, new_to_page);
+                {seg_end_q, beats_q} <= seg_burst(new_seg[PAGE_LG-1:BB_LG]);
                 if (!row_end) begin
-                    x_q   <= x_q + 16'd1;
-                    seg_q <= next_seg;
-                end else if (y_q != y_last_q) begin
-                    x_q   <= '0;
-                    y_q   <= y_q + 16'd1;
-                    seg_q <= next_row;
-                    row_q <= next_row;
+                    x_q     <= x_q + 16'd1;
+                    x_end_q <= x_q == x_m2_q;
+                    seg_q   <= next_seg;
+                end else if (!y_end_q) begin
+                    x_q     <= '0;
+                    x_end_q <= x_one_q;
+                    y_q     <= y_q + 16'd1;
+                    y_end_q <= y_q == y_m2_q;
+                    seg_q   <= next_row;
+                    row_q   <= next_row;
                 end else begin  // next plane (or past the end: the values are then unused)
                     x_q     <= '0;
                     y_q     <= '0;
+                    {x_end_q, y_end_q} <= {x_one_q, y_one_q};
                     z_q     <= z_q + 16'd1;
+                    z_end_q <= z_q == z_m2_q;
                     plane_q <= next_plane;
                     seg_q   <= next_plane;
                     row_q   <= next_plane;
@@ -203,12 +250,21 @@ module accel_load_burst_gen #(
     `ACCEL_ASSERT(a_last_in_flight, r_last_i |-> cnt_q != '0, clk_i, rst_i)
     `ACCEL_ASSERT(a_segment_nonempty, start_i |-> seg_beats_i != '0 && seg_count_i != '0,
                   clk_i, rst_i)
+    `ACCEL_ASSERT(a_head_saturates, start_i |-> 32'(seg_head_i) == ((32'(seg_beats_i) > MAX_BURST)
+                  ? MAX_BURST + 1 : 32'(seg_beats_i)), clk_i, rst_i)
     `ACCEL_ASSERT(a_outstanding_max, cnt_q <= CNT_W'(MAX_OUTSTANDING), clk_i, rst_i)
     // The AXI rules of every burst shown: 1 to 16 beats, inside one 4 KiB page.
     `ACCEL_ASSERT(a_burst_len, ar_valid_o |-> beats_q != '0 && beats_q <= 5'd16, clk_i, rst_i)
     `ACCEL_ASSERT(a_burst_in_page,
                   ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
                   clk_i, rst_i)
+    // The flags say what the comparisons would, and the first burst of each segment is
+    // what the general rule gives.
+    `ACCEL_ASSERT(a_end_flags, active_q |-> x_end_q == (x_q == x_m2_q + 16'd1) &&
+                  y_end_q == (y_q == y_m2_q + 16'd1) && z_end_q == (z_q == z_m2_q + 16'd1),
+                  clk_i, rst_i)
+    `ACCEL_ASSERT(a_segment_burst, active_q && left_q == seg_beats_q |->
+                  {seg_end_q, beats_q} == burst(left_q, to_page_q), clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_ar_valid_known, {ar_valid_o, idle_o}, clk_i, rst_i)
 endmodule
 

@@ -154,6 +154,30 @@ module accel_load_unit #(
     logic [BI_W-1:0] bpe_last;
     assign bpe_last = BI_W'(entry_beats - RB_W'(1));
 
+    // The segment's beats saturated at a burst plus one, for the generator's first burst:
+    // worked out from x_size by comparisons and a narrow product, beside the wide product
+    // (a DSP), which then reaches registers only (docs/fpga.md, timing).
+    localparam int HEAD_SAT = accel_isa_pkg::AXI_MAX_BURST_BEATS + 1;
+    localparam int HEAD_W = $clog2(HEAD_SAT + 1);
+    // (x * beats, saturated at HEAD_SAT; shifts and additions for a constant beats)
+    function automatic logic [HEAD_W-1:0] head_beats(input logic [15:0] x, input int beats);
+        logic [HEAD_W+4:0] p;
+        p = '0;
+        for (int i = 0; i < HEAD_W; i++) begin
+            if (((beats >> i) & 1) != 0) p = p + ((HEAD_W+5)'(x[HEAD_W-1:0]) << i);
+        end
+        if (beats >= HEAD_SAT || x >= 16'((HEAD_SAT + beats - 1) / beats)) head_beats = HEAD_W'(HEAD_SAT);
+        else head_beats = HEAD_W'(p);
+    endfunction
+    logic [HEAD_W-1:0] seg_head;
+    always_comb begin
+        unique case (f_buffer)
+            BUF_INP: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, INP_BPE);
+            BUF_WGT: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, WGT_BPE);
+            default: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, PRM_BPE);
+        endcase
+    end
+
     // ---- Control.
     accel_isa_pkg::unit_state_e state_q;
     logic [1:0] buf_q;
@@ -227,6 +251,7 @@ module accel_load_unit #(
         .x_stride_i  (ld.dram_x_stride),
         .seg_count_i (seg_count),
         .seg_beats_i (seg_beats),
+        .seg_head_i  (seg_head),
         .halt_i      (halt),
         .ar_valid_o  (ar_valid_o),
         .ar_ready_i  (ar_ready_i),
