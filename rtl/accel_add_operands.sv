@@ -65,8 +65,8 @@ module accel_add_operands #(
 
     for (genvar j = 0; j < LANES; j++) begin : g_lane
         logic signed [31:0] x, first_q, sum_q;
-        accel_mbqm_lane u_mbqm (.clk_i, .ld_i(ld[MBQM-1:0]), .acc_i(acc_i[32*j +: 32] << shift_i),
-                          .quant_i(quant_i), .x_o(x));
+        accel_mbqm_lane #(.PRE_W(SW)) u_mbqm (.clk_i, .ld_i(ld[MBQM-1:0]),
+            .acc_i(acc_i[32*j +: 32]), .pre_shift_i(shift_i), .quant_i(quant_i), .x_o(x));
         always_ff @(posedge clk_i) begin
             if (ld[MBQM]) begin
                 if (second_q[MBQM-1]) sum_q <= first_q + x;  // wraps, as TFLite's int32 addition

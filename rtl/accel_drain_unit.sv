@@ -202,12 +202,19 @@ module accel_drain_unit #(
     logic [PRM_AW-1:0] prm_q;
     logic [31:0]       d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q;
     logic last_c, last_b, last_x, last_y, last_kb;
+    // Whether x, y and kb hold their last values is kept in registers, worked out as
+    // they move (equal to the extent minus 2 before the step, or an extent of 1 after a
+    // restart), so the beat's fire, which every counter follows, starts from flags, not
+    // from comparisons against the instruction (docs/fpga.md, timing).
+    logic last_x_q, last_y_q, last_kb_q;
+    logic [15:0] x_m2_q, y_m2_q, kb_m2_q;  // extents minus 2 (all ones for 1: unreached)
+    logic x_one_q, y_one_q;                // extents of 1
 
     assign last_c  = (c_q == CW'(BPC - 1));
     assign last_b  = (b_q == BW'(BATCH - 1));
-    assign last_x  = (x_q == n_x - 16'd1);
-    assign last_y  = (y_q == n_y - 16'd1);
-    assign last_kb = (kb_q == n_kb - 16'd1);
+    assign last_x  = last_x_q;
+    assign last_y  = last_y_q;
+    assign last_kb = last_kb_q;
     assign last_beat = last_c && last_b && last_x && last_y && last_kb;
 
     // second_q: in add mode, the next read is the beat's second operand. A beat fires
@@ -241,6 +248,9 @@ module accel_drain_unit #(
             {a_kb_q, a_y_q, a_x_q} <= {3{acc_base}};
             prm_q <= prm_base;
             {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{dram_base}};
+            {x_m2_q, y_m2_q, kb_m2_q} <= {n_x - 16'd2, n_y - 16'd2, n_kb - 16'd2};
+            {x_one_q, y_one_q} <= {n_x == 16'd1, n_y == 16'd1};
+            {last_x_q, last_y_q, last_kb_q} <= {n_x == 16'd1, n_y == 16'd1, n_kb == 16'd1};
         end else if (fire) begin
             if (!last_c) begin
                 c_q <= c_q + CW'(1);
@@ -256,16 +266,21 @@ module accel_drain_unit #(
                 {b_q, c_q, t_q} <= '0;
                 if (!last_x) begin
                     x_q <= x_q + 16'd1;
+                    last_x_q <= x_q == x_m2_q;
                     a_x_q <= a_x_q + acc_x;
                     {d_x_q, d_b_q, d_beat_q} <= {3{d_x_n}};
                 end else if (!last_y) begin
                     x_q <= '0;
+                    last_x_q <= x_one_q;
                     y_q <= y_q + 16'd1;
+                    last_y_q <= y_q == y_m2_q;
                     {a_y_q, a_x_q} <= {2{a_y_n}};
                     {d_y_q, d_x_q, d_b_q, d_beat_q} <= {4{d_y_n}};
                 end else if (!last_kb) begin
                     {x_q, y_q} <= '0;
+                    {last_x_q, last_y_q} <= {x_one_q, y_one_q};
                     kb_q <= kb_q + 16'd1;
+                    last_kb_q <= kb_q == kb_m2_q;
                     prm_q <= prm_q + PRM_AW'(1);
                     {a_kb_q, a_y_q, a_x_q} <= {3{a_kb_n}};
                     {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{d_kb_n}};
@@ -385,6 +400,10 @@ module accel_drain_unit #(
 
     // The modes never overlap: one pipeline's results at a time reach the writer.
     `ACCEL_ASSERT(a_one_pipeline_at_a_time, !(rq_valid && dq_valid), clk_i, rst_i)
+    // The last-value flags say what the comparisons would while an instruction runs.
+    `ACCEL_ASSERT(a_last_flags, state_q == S_RUN |-> last_x_q == (x_q == n_x - 16'd1) &&
+                  last_y_q == (y_q == n_y - 16'd1) && last_kb_q == (kb_q == n_kb - 16'd1),
+                  clk_i, rst_i)
 
     // ---------------------------------------------------------------- AXI write
     accel_drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),

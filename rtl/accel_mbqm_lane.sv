@@ -1,7 +1,9 @@
 // One lane of TFLite's MultiplyByQuantizedMultiplier (docs/semantics.md) as a pipeline
 // of STAGES register stages: x = RDBPOT(SRDHM(acc << l, multiplier), r), where the quant
-// lane {left, amount, multiplier} gives l = left ? amount : 0 and r = left ? 0 : amount,
-// and acc << l wraps in 32 bits. Bit-exact with accel::mbqm for every 32-bit input,
+// lane {left, amount, multiplier} gives l = pre + (left ? amount : 0) and
+// r = left ? 0 : amount, and acc << l wraps in 32 bits. pre (pre_shift_i) is the add
+// mode's shift of its operands: one shifter by the sum of the two amounts rather than
+// two shifters in a row (docs/fpga.md, timing). Bit-exact with accel::mbqm for every 32-bit input,
 // including negative multipliers and INT32_MIN * INT32_MIN (saturates to INT32_MAX).
 //
 // The caller owns the valid chain: ld_i[s] loads stage s (data gating: a stage's
@@ -18,6 +20,7 @@
 `default_nettype none
 
 module accel_mbqm_lane #(
+    parameter int PRE_W = 1,  // bits of pre_shift_i
     localparam int STAGES = 8,
     localparam int QL = accel_isa_pkg::QUANT_LANE_W,
     localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W
@@ -25,6 +28,7 @@ module accel_mbqm_lane #(
     input  wire logic               clk_i,
     input  wire logic [STAGES-1:0]  ld_i,     // stage s loads this cycle
     input  wire logic signed [31:0] acc_i,
+    input  wire logic [PRE_W-1:0]   pre_shift_i,  // left shift before the lane's own
     input  wire logic [QL-1:0]      quant_i,  // {left, amount, multiplier[31:0]}
     output logic signed [31:0]      x_o
 );
@@ -44,6 +48,7 @@ module accel_mbqm_lane #(
     // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
     // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
 
+    localparam int LW = ((PRE_W > EW) ? PRE_W : EW) + 1;  // bits of the left shift
     logic               left;              // the lane's shift: direction and amount
     logic      [EW-1:0] amount;
     logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l
@@ -77,7 +82,7 @@ module accel_mbqm_lane #(
 
     always_ff @(posedge clk_i) begin
         if (ld_i[0]) begin
-            a0_q   <= acc_i << (left ? amount : EW'(0));  // wraps, as TFLite
+            a0_q   <= acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
             m0_q   <= quant_i[31:0];
             e_q[0] <= left ? EW'(0) : amount;
         end

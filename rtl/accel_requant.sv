@@ -85,7 +85,7 @@ module accel_requant #(
         logic signed [32:0] y8_q;   // stage 8: zy + MBQM
         logic        [7:0]  q9_q;   // stage 9: clamped int8
         accel_mbqm_lane u_mbqm (.clk_i, .ld_i(ld[MBQM-1:0]), .acc_i(acc_i[32*j +: 32]),
-                          .quant_i(quant_i[QL*j +: QL]), .x_o(r));
+                          .pre_shift_i(1'b0), .quant_i(quant_i[QL*j +: QL]), .x_o(r));
         always_ff @(posedge clk_i) begin
             if (ld[MBQM]) y8_q <= zy_s + 33'(r);
             if (ld[MBQM+1]) q9_q <= clamp(y8_q, min_s, max_s);
