@@ -247,10 +247,8 @@ int run_conv2d(const std::vector<std::string>& args) {
     if (!parse_options(args, desc)) return 0;
     check_outputs(a);
     check_backend(a);
-    VerilatorOptions options;
-    options.trace_path = a.trace;
-    set_trace_window(a.trace_window, a.trace, options);
-    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
+    VerilatorOptions options =
+        trace_and_fault_options(a.trace, a.trace_window, a.faults, a.backend);
     if (!a.timeline.empty()) options.activity = std::make_shared<ActivityTimeline>();
     options.max_cycles = parse_max_cycles(a.max_cycles);
     const HwParams hw = derive_params(a.hw.empty() ? default_hw_config() : load_hw_config(a.hw));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "cli_util.hpp"
 
 namespace accel::cli {
 namespace {
@@ -42,6 +43,15 @@ sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::strin
     } catch (const Error& e) {
         throw Error(std::string("--faults: ") + e.what());
     }
+}
+
+VerilatorOptions trace_and_fault_options(const std::string& trace, const std::string& trace_window,
+                                         const std::string& faults, const std::string& backend) {
+    VerilatorOptions options;
+    options.trace_path = trace;
+    set_trace_window(trace_window, trace, options);
+    if (!faults.empty()) options.faults = parse_faults_option(faults, backend);
+    return options;
 }
 
 std::string device_backend(const std::string& spec) {

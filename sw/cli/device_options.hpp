@@ -21,6 +21,12 @@ constexpr const char* kFaultsHelp =
 // accel::Error naming --faults when the SPEC is malformed or the backend is not verilator.
 sim::DramFaultPlan parse_faults_option(const std::string& spec, const std::string& backend);
 
+// The Verilator device options of --trace, --trace-window (set_trace_window) and --faults
+// (parse_faults_option, for `backend`), which every command that runs programs reads the
+// same way; errors name the option.
+VerilatorOptions trace_and_fault_options(const std::string& trace, const std::string& trace_window,
+                                         const std::string& faults, const std::string& backend);
+
 // The backend name a --device spec stands for ("uart", "zynq"); accel::Error naming --device
 // when the spec is malformed (board_choice). Nothing is opened yet.
 std::string device_backend(const std::string& spec);

@@ -123,10 +123,8 @@ int run_exec(const std::vector<std::string>& args) {
         static_cast<uint32_t>(parse_uint("--insn-addr", a.insn_addr, 0, UINT32_MAX));
     const auto insn_count =
         static_cast<uint32_t>(parse_uint("--insn-count", a.insn_count, 0, UINT32_MAX));
-    VerilatorOptions options;
-    options.trace_path = a.trace;
-    set_trace_window(a.trace_window, a.trace, options);
-    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
+    VerilatorOptions options =
+        trace_and_fault_options(a.trace, a.trace_window, a.faults, a.backend);
     if (!a.watchdog.empty()) {
         options.watchdog_cycles = parse_uint("--watchdog", a.watchdog, 1, UINT64_MAX >> 1);
     }

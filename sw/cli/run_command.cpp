@@ -156,10 +156,8 @@ void print_table(const NetworkRun& run) {
 // The device options of --trace, --trace-window, --faults and --max-cycles, checked
 // before the model is read.
 VerilatorOptions device_options(const RunArgs& a) {
-    VerilatorOptions options;
-    options.trace_path = a.trace;
-    set_trace_window(a.trace_window, a.trace, options);
-    if (!a.faults.empty()) options.faults = parse_faults_option(a.faults, a.backend);
+    VerilatorOptions options =
+        trace_and_fault_options(a.trace, a.trace_window, a.faults, a.backend);
     options.max_cycles = parse_max_cycles(a.max_cycles);
     return options;
 }

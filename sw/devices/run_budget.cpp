@@ -26,23 +26,24 @@ uint64_t load_cycles(const isa::Load& l, const HwParams& hw) {
     const uint64_t per_row = runs * (run_beats + bursts * (latency + kBurstFixed));
     const uint64_t rows = uint64_t{l.z_size} * l.y_size;
     const uint64_t entries =  // written one a cycle, padding included
-        saturating_product_u64({l.z_size, isa::load_padded_rows(l), isa::load_padded_width(l)});
-    return saturating_add_u64(saturating_add_u64(saturating_mul_u64(rows, per_row), entries),
-                              kFixed);
+        saturating_product<uint64_t>({l.z_size, isa::load_padded_rows(l),
+                                      isa::load_padded_width(l)});
+    const uint64_t moved = saturating_mul<uint64_t>(rows, per_row);
+    return saturating_add<uint64_t>(saturating_add<uint64_t>(moved, entries), kFixed);
 }
 
 uint64_t gemm_cycles(const isa::Gemm& g) {
-    const uint64_t outputs = saturating_product_u64({g.n_kb, g.n_oy, g.n_ox});
+    const uint64_t outputs = saturating_product<uint64_t>({g.n_kb, g.n_oy, g.n_ox});
     // A step a cycle, a bubble per ACC entry.
-    return saturating_add_u64(saturating_add_u64(isa::gemm_steps(g), outputs), kFixed);
+    return saturating_add<uint64_t>(saturating_add<uint64_t>(isa::gemm_steps(g), outputs), kFixed);
 }
 
 uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
     // Each image's entry is its own burst in the worst case; add mode reads ACC twice a beat.
     const uint64_t beats = ceil_div_u64(hw.block_out, hw.beat_bytes) * (d.add ? 2 : 1);
     const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
-    const uint64_t images = saturating_mul_u64(isa::drain_entries(d), hw.batch);
-    return saturating_add_u64(saturating_mul_u64(images, per_image), kFixed);
+    const uint64_t images = saturating_mul<uint64_t>(isa::drain_entries(d), hw.batch);
+    return saturating_add<uint64_t>(saturating_mul<uint64_t>(images, per_image), kFixed);
 }
 
 uint64_t fetch_cycles(const HwParams& hw) {
@@ -82,8 +83,9 @@ uint64_t sum_over_program(const DramReader& read, uint64_t dram_bytes, uint32_t 
             &words[(i % kChunk) * isa::kInsnBytes], isa::kInsnBytes);
         const isa::Decoded d = isa::decode(word, hw);
         if (d.error != isa::ErrorCode::Ok || std::holds_alternative<isa::Finish>(d.insn)) break;
-        sum = saturating_add_u64(sum,
-                                 saturating_add_u64(max_cycles_of(d.insn, hw), fetch_cycles(hw)));
+        const uint64_t insn_cycles =
+            saturating_add<uint64_t>(max_cycles_of(d.insn, hw), fetch_cycles(hw));
+        sum = saturating_add<uint64_t>(sum, insn_cycles);
     }
     return sum;
 }
@@ -110,7 +112,7 @@ uint64_t min_cycles_of(const isa::Insn& insn, const HwParams& hw) {
     if (const auto* g = std::get_if<isa::Gemm>(&insn)) return isa::gemm_steps(*g);
     uint64_t bytes = 0;
     if (const auto* l = std::get_if<isa::Load>(&insn)) {
-        bytes = saturating_product_u64(
+        bytes = saturating_product<uint64_t>(
             {l->z_size, l->y_size, l->x_size, isa::entry_bytes(l->buffer, hw)});
     } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
         bytes = isa::drain_bytes(*d, hw);
@@ -153,12 +155,12 @@ uint64_t StartedWork::least_cycles(const std::array<uint64_t, isa::kUnits>& comp
     for (size_t u = 0; u < isa::kUnits; ++u) {
         Cursor& c = units_[u];
         while (c.done < completed[u] && c.has_next) {
-            c.sum = saturating_add_u64(c.sum, c.next_cycles);
+            c.sum = saturating_add<uint64_t>(c.sum, c.next_cycles);
             ++c.done;
             advance(u, c);
         }
         const uint64_t busy_cycles = busy[u] && c.has_next ? c.next_cycles : 0;
-        most = std::max(most, saturating_add_u64(c.sum, busy_cycles));
+        most = std::max(most, saturating_add<uint64_t>(c.sum, busy_cycles));
     }
     return most;
 }

@@ -32,7 +32,7 @@ uint64_t program_max_cycles(std::span<const uint8_t> image, uint32_t insn_addr,
 // CSR access and the bound's own slips. It ends a device that livelocks.
 constexpr uint64_t default_cycle_budget(uint64_t program_max_cycles) {
     constexpr uint64_t kSlack = uint64_t{1} << 20;
-    return saturating_add_u64(saturating_mul_u64(2, program_max_cycles), kSlack);
+    return saturating_add<uint64_t>(saturating_mul<uint64_t>(2, program_max_cycles), kSlack);
 }
 
 // The most a default budget grants: a legal but practically endless program would get a

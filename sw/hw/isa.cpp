@@ -228,13 +228,15 @@ const char* unit_name(Unit u) {
 }
 
 uint64_t gemm_steps(const Gemm& g) {
-    return saturating_product_u64({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
+    return saturating_product<uint64_t>({g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb});
 }
 
-uint64_t drain_entries(const Drain& d) { return saturating_product_u64({d.n_kb, d.n_y, d.n_x}); }
+uint64_t drain_entries(const Drain& d) {
+    return saturating_product<uint64_t>({d.n_kb, d.n_y, d.n_x});
+}
 
 uint64_t drain_bytes(const Drain& d, const HwParams& hw) {
-    return saturating_product_u64({drain_entries(d), hw.batch, hw.block_out});
+    return saturating_product<uint64_t>({drain_entries(d), hw.batch, hw.block_out});
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // What every unit test that builds a graph::Model by hand does the same way: tensors
-// appended by index, int32 constants, operators in program order. A test derives its
-// own builder from it and adds the tensors its cases need (activations, weights).
+// appended by index, int8 activations, int32 constants, operators in program order. A
+// test derives its own builder from it and adds the tensors its cases need (weights).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -14,6 +14,16 @@ namespace accel::test {
 
 class GraphBuilder {
 public:
+    // An int8 tensor without data, quantized per tensor by `scale` and `zero_point`.
+    int activation(std::vector<int64_t> shape, float scale, int64_t zero_point) {
+        graph::TensorDesc t;
+        t.name = "t" + std::to_string(m.tensors.size());
+        t.type = graph::DType::Int8;
+        t.shape = std::move(shape);
+        t.quant.scale = {scale};
+        t.quant.zero_point = {zero_point};
+        return add(std::move(t));
+    }
     // A constant of `type` (4 bytes an element) and `shape` holding `v`.
     int ints(const std::vector<int32_t>& v, std::vector<int64_t> shape,
              graph::DType type = graph::DType::Int32) {

@@ -105,24 +105,6 @@ Verdict expected(ErrorCode e) {
 // (hw/hw_params.hpp, which the cost model times fetch with), with its tag.
 constexpr int kCheckLatency = static_cast<int>(accel::kCheckLatency);
 
-// One instruction in flight at a time; a clock cycle with the inputs set by `drive`.
-template <typename M>
-void tick(M& m) {
-    m.clk_i = 0;
-    m.eval();
-    m.clk_i = 1;
-    m.eval();
-}
-
-template <typename M>
-void reset(M& m) {
-    m.rst_i = 1;
-    m.valid_i = 0;
-    m.flush_i = 0;
-    tick(m);
-    m.rst_i = 0;
-}
-
 // The verdict on `w` alone: valid_o exactly kCheckLatency cycles after valid_i.
 template <typename M>
 Verdict rtl_verdict(M& m, const InsnWord& w) {
@@ -192,7 +174,9 @@ Dut make_dut(const std::string& name, const HwParams& hw) {
     EXPECT_EQ(Root::accel_insn_check__DOT__PRM_DEPTH, hw.prm_depth) << name;
     EXPECT_EQ(Root::accel_insn_check__DOT__LATENCY, kCheckLatency) << name;
     auto m = std::make_shared<M>();
-    reset(*m);
+    m->valid_i = 0;
+    m->flush_i = 0;
+    reset(*m, 1);
     return {name, hw, [m](const InsnWord& w) { return rtl_verdict(*m, w); },
             [m](const std::vector<InsnWord>& ws, uint32_t seed) { return rtl_stream(*m, ws, seed); }};
 }

@@ -20,24 +20,14 @@
 namespace accel {
 namespace {
 
-using graph::DType;
 using graph::Model;
 using graph::OpKind;
 using graph::Operator;
-using graph::TensorDesc;
 using Shape = std::vector<int64_t>;
 
 class Builder : public test::GraphBuilder {
 public:
-    int act(Shape shape, DType type = DType::Int8) {
-        TensorDesc t;
-        t.name = "t" + std::to_string(m.tensors.size());
-        t.type = type;
-        t.shape = std::move(shape);
-        t.quant.scale = {0.5f};
-        t.quant.zero_point = {0};
-        return add(std::move(t));
-    }
+    int act(Shape shape) { return activation(std::move(shape), 0.5f, 0); }
     int weights(Shape shape) {
         const int t = act(std::move(shape));
         m.tensors[static_cast<size_t>(t)].data.assign(

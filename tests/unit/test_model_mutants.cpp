@@ -34,13 +34,7 @@ using Shape = std::vector<int64_t>;
 class Builder : public test::GraphBuilder {
 public:
     int act(Shape shape, float scale = 0.05f, int64_t zero_point = 0) {
-        TensorDesc t;
-        t.name = "t" + std::to_string(m.tensors.size());
-        t.type = DType::Int8;
-        t.shape = std::move(shape);
-        t.quant.scale = {scale};
-        t.quant.zero_point = {zero_point};
-        return add(std::move(t));
+        return activation(std::move(shape), scale, zero_point);
     }
     int weights(Shape shape, int32_t axis) {
         const int t = act(std::move(shape), 0.02f);

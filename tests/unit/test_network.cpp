@@ -31,15 +31,6 @@ using network::Placement;
 
 class ModelBuilder : public test::GraphBuilder {
 public:
-    int activation(std::vector<int64_t> shape, float scale, int64_t zp) {
-        TensorDesc t;
-        t.name = "t" + std::to_string(m.tensors.size());
-        t.type = DType::Int8;
-        t.shape = std::move(shape);
-        t.quant.scale = {scale};
-        t.quant.zero_point = {zp};
-        return add(std::move(t));
-    }
     int weights(std::vector<int64_t> shape, int64_t channels) {
         TensorDesc t;
         t.name = "w" + std::to_string(m.tensors.size());

@@ -52,6 +52,13 @@ struct Bench {
         top->clk_i = 0;
         top->eval();
     }
+
+    // A clock in which the pseudo-dual-port block writes the bytes `enables` selects of
+    // `data` to its 36-bit word `addr`; the write port stays enabled.
+    void write36(unsigned addr, uint64_t data, unsigned enables = 0xf) {
+        top->w_ce_i = 1, top->w_addr_i = addr, top->w_be_i = enables, top->w_data_i = data;
+        tick();
+    }
 };
 
 uint64_t bits(std::mt19937_64& rng, int n) { return rng() & ((uint64_t{1} << n) - 1); }
@@ -73,8 +80,7 @@ TEST(Dp16kdPseudoDualPort, WritesBytesAndReadsWordsOrHalfWords) {
     std::array<uint64_t, 512> ref{};
     for (unsigned w = 0; w < 512; ++w) {  // every word known, then one read on each port
         ref[w] = bits(rng, 36);
-        b.top->w_ce_i = 1, b.top->w_addr_i = w, b.top->w_be_i = 0xf, b.top->w_data_i = ref[w];
-        b.tick();
+        b.write36(w, ref[w]);
     }
     b.top->w_ce_i = 0, b.top->r_ce_i = 1, b.top->r_addr_i = 0, b.top->r18_ce_i = 1;
     b.top->r18_addr_i = 0;
@@ -107,11 +113,7 @@ TEST(Dp16kdPseudoDualPort, WritesBytesAndReadsWordsOrHalfWords) {
 
 TEST(Dp16kdPseudoDualPort, AReadOfTheWordBeingWrittenIsRandomInTheWrittenBytesOnly) {
     Bench b(3);
-    b.top->w_ce_i = 1;
-    b.top->w_addr_i = 5;
-    b.top->w_be_i = 0xf;
-    b.top->w_data_i = 0x123456789;
-    b.tick();
+    b.write36(5, 0x123456789);
     int differs_from_old = 0, differs_from_new = 0;
     for (int i = 0; i < 16; ++i) {
         const uint64_t old = 0x123456789, next = 0xfedcba987;
@@ -136,11 +138,7 @@ TEST(Dp16kdPseudoDualPort, AReadOfTheWordBeingWrittenIsRandomInTheWrittenBytesOn
 
 TEST(Dp16kdPseudoDualPort, AsynchronousResetClearsTheOutputAtOnce) {
     Bench b(11);
-    b.top->w_ce_i = 1;
-    b.top->w_addr_i = 9;
-    b.top->w_be_i = 0xf;
-    b.top->w_data_i = 0xabcdef012;
-    b.tick();
+    b.write36(9, 0xabcdef012);
     b.top->w_ce_i = 0;
     b.top->r_ce_i = 1;
     b.top->r_addr_i = 9;
