@@ -46,8 +46,13 @@ module accel_load_writer #(
     logic                  we_q, pad_q;
     logic [AW-1:0]         waddr_q;
 
+    // Whether the next beat is the entry's last is a register (last_q), worked out as
+    // beat_q moves: the writer's step, which the walker's registers follow, then starts
+    // from flags (docs/fpga.md, timing).
+    logic last_q, one_beat_q;   // beat_q == bpe_last_q; entries of one beat
+    logic [BI_W-1:0] bpe_m2_q;  // bpe_last_q - 1: the beat before the last
     logic last_beat, beat_fire;
-    assign last_beat    = (beat_q == bpe_last_q);
+    assign last_beat    = last_q;
     assign beat_ready_o = cur_valid_i && (!last_beat || cur_data_i);
     assign beat_fire    = beat_valid_i && beat_ready_o;
     assign step_o       = cur_valid_i && !halt_i && (!cur_data_i || (beat_fire && last_beat));
@@ -56,8 +61,12 @@ module accel_load_writer #(
         if (start_i) begin
             beat_q     <= '0;
             bpe_last_q <= bpe_last_i;
+            bpe_m2_q   <= bpe_last_i - BI_W'(1);
+            one_beat_q <= bpe_last_i == '0;
+            last_q     <= bpe_last_i == '0;
         end else if (beat_fire) begin
             beat_q <= last_beat ? '0 : beat_q + BI_W'(1);
+            last_q <= last_beat ? one_beat_q : beat_q == bpe_m2_q;
         end
     end
 
@@ -81,6 +90,7 @@ module accel_load_writer #(
 
     // A beat lands in a slot of the entry, and once halted nothing more is written.
     `ACCEL_ASSERT(a_beat_in_entry, beat_fire |-> beat_q <= bpe_last_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_last_flag, cur_valid_i |-> last_q == (beat_q == bpe_last_q), clk_i, rst_i)
     `ACCEL_ASSERT(a_halt_stops_writes, halt_i |=> !we_o, clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_handshakes_known, {beat_ready_o, step_o, we_o}, clk_i, rst_i)
 endmodule
