@@ -328,10 +328,28 @@ module accel_fetch_unit #(
     if (BEATS > 1) begin : g_narrow
         // One write enable per (slot, beat): constant offsets, so synthesis builds no
         // shifter across the 512-bit entry.
+        // (wr_q, beat_q) also as one-hot registers that move with them: each enable is
+        // then one gate of r_cur and two register bits, not a decoder of both counts
+        // (docs/fpga.md, timing).
+        logic [SLOTS-1:0] slot_oh_q;
+        logic [BEATS-1:0] beat_oh_q;
+        always_ff @(posedge clk_i) begin
+            if (rst_i) begin
+                slot_oh_q <= SLOTS'(1);
+                beat_oh_q <= BEATS'(1);
+            end else begin
+                if (r_fire) beat_oh_q <= r_last_i ? BEATS'(1)
+                                                  : {beat_oh_q[BEATS-2:0], beat_oh_q[BEATS-1]};
+                if (start_i && !run_q) slot_oh_q <= SLOTS'(1);
+                else if (r_cur && r_last_i) slot_oh_q <= {slot_oh_q[SLOTS-2:0], slot_oh_q[SLOTS-1]};
+            end
+        end
+        `ACCEL_ASSERT(a_one_hot_pointers, slot_oh_q == SLOTS'(1) << wr_q &&
+                      beat_oh_q == BEATS'(1) << beat_q, clk_i, rst_i)
         for (genvar s = 0; s < SLOTS; s++) begin : g_slot
             for (genvar b = 0; b < BEATS; b++) begin : g_beat
                 always_ff @(posedge clk_i) begin
-                    if (r_cur && wr_q == SW'(s) && beat_q == BTW'(b)) begin
+                    if (r_cur && slot_oh_q[s] && beat_oh_q[b]) begin
                         slot_data_q[s][b*DW +: DW] <= r_data_i;
                     end
                 end

@@ -70,11 +70,19 @@ module accel_load_writer #(
         end
     end
 
+    // beat_q also one-hot, moving with it: a slot's load enable is one gate of
+    // beat_fire and a register bit, not a decoder (docs/fpga.md, timing).
+    logic [MAX_BPE-1:0] slot_oh_q;
+    always_ff @(posedge clk_i) begin
+        if (start_i || (beat_fire && last_beat)) slot_oh_q <= MAX_BPE'(1);
+        else if (beat_fire) slot_oh_q <= slot_oh_q << 1;
+    end
     always_ff @(posedge clk_i) begin
         for (int k = 0; k < MAX_BPE; k++) begin
-            if (beat_fire && beat_q == BI_W'(k)) entry_q[k*DW +: DW] <= beat_data_i;
+            if (beat_fire && slot_oh_q[k]) entry_q[k*DW +: DW] <= beat_data_i;
         end
     end
+    `ACCEL_ASSERT(a_slot_one_hot, cur_valid_i |-> slot_oh_q == MAX_BPE'(1) << beat_q, clk_i, rst_i)
 
     always_ff @(posedge clk_i) begin
         if (rst_i) we_q <= 1'b0;
