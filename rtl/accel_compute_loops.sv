@@ -8,8 +8,9 @@
 // Whether a counter holds its last value is kept in a register, worked out when the
 // counter moves (from the count before, so no comparison follows the increment), except
 // in the first step of an instruction, where every counter is 0 and the extents are
-// new: there it is extent == 1. So a step's carries start from registers, not from
-// comparisons against the instruction's fields (the FPGA's longest path, docs/fpga.md).
+// new: there it is one_i, the extent == 1 flags that came with the instruction
+// (accel_gemm_extents). So a step's carries start from registers, not from comparisons
+// against the instruction's fields (the FPGA's longest path, docs/fpga.md).
 `include "accel_assert.svh"
 `default_nettype none
 
@@ -18,6 +19,7 @@ module accel_compute_loops (
     input  wire logic        rst_i,
     input  wire logic [95:0] extent_i,  // level l's trip count (>= 1) at [16*l +: 16];
                                         // must stay stable while an instruction runs
+    input  wire logic [5:0]  one_i,     // level l's trip count is 1 (bit l)
     input  wire logic        step_i,    // the current step issues: advance
     output logic      [5:0]  inc_o,     // one-hot: level that increments on step_i;
                                         // all zero on the instruction's last step
@@ -42,7 +44,7 @@ module accel_compute_loops (
         logic [15:0] idx_q;
         logic        at_end_q;  // idx_q == extent - 1, when not fresh
         logic        one;       // the extent is 1: counter 0 is also its last value
-        assign one = extent_i[16*l +: 16] == 16'd1;
+        assign one = one_i[l];
         assign at_end[l] = fresh_q ? one : at_end_q;
         if (l >= FIRST_REDUCTION_LEVEL) begin : g_reduction
             assign at_zero[l] = idx_q == 16'd0;
@@ -64,6 +66,8 @@ module accel_compute_loops (
                       !fresh_q |-> at_end_q == (idx_q == extent_i[16*l +: 16] - 16'd1),
                       clk_i, rst_i)
         `ACCEL_ASSERT(a_restart_at_zero, step_i && final_o |=> idx_q == '0, clk_i, rst_i)
+        `ACCEL_ASSERT(a_one_is_extent_one, step_i |-> one == (extent_i[16*l +: 16] == 16'd1),
+                      clk_i, rst_i)
     end
 
     // carry[LEVELS] = 1: the innermost level advances on every step.

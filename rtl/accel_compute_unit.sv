@@ -40,6 +40,9 @@ module accel_compute_unit #(
     input  wire logic              rst_i,
     input  wire logic              insn_valid_i,
     input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    input  wire logic [5:0]        extent_one_i,  // insn_i's loop extents that are 1
+                                                  // (accel_gemm_extents' one_o), kept
+                                                  // with it in the queue
     output logic                   insn_done_o,
     // dependency tokens: prev = ld2cp / cp2ld, next = dr2cp / cp2dr
     input  wire logic              prev_avail_i,
@@ -85,7 +88,8 @@ module accel_compute_unit #(
 
     assign g = insn_i;
     // Levels, outermost first: 0 kb, 1 oy, 2 ox, 3 r, 4 s, 5 cb.
-    assign extent     = {g.n_cb, 16'(g.n_s), 16'(g.n_r), g.n_ox, g.n_oy, g.n_kb};
+    logic [5:0] extent_one_unused;  // the queue's copy is the one used (timing)
+    accel_gemm_extents u_extents (.insn_i, .extent_o(extent), .one_o(extent_one_unused));
     assign acc_stride = {48'd0, g.acc_ox, g.acc_oy, g.acc_kb};
     assign inp_stride = {g.inp_cb, g.inp_s, g.inp_r, g.inp_ox, g.inp_oy, 16'd0};
     assign wgt_stride = {g.wgt_cb, g.wgt_s, g.wgt_r, 32'd0, g.wgt_kb};
@@ -128,7 +132,7 @@ module accel_compute_unit #(
     logic [PRM_AW-1:0] prm_addr;
 
     accel_compute_loops u_loops (
-        .clk_i, .rst_i, .extent_i(extent), .step_i(issue),
+        .clk_i, .rst_i, .extent_i(extent), .one_i(extent_one_i), .step_i(issue),
         .inc_o(inc), .first_o(first), .last_o(last), .final_o(final_step));
 
     accel_compute_agu #(.AW(INP_AW)) u_inp_agu (
@@ -252,6 +256,8 @@ module accel_compute_unit #(
     `ACCEL_ASSERT(a_pop_next_has_token, next_pop_o |-> next_avail_i, clk_i, rst_i)
     `ACCEL_ASSERT(a_done_has_insn, insn_done_o |-> busy_q && insn_valid_i, clk_i, rst_i)
     `ACCEL_ASSERT(a_issue_while_busy, issuing_q |-> busy_q, clk_i, rst_i)
+    `ACCEL_ASSERT(a_extent_ones_match, insn_valid_i |-> extent_one_i == extent_one_unused,
+                  clk_i, rst_i)
     `ACCEL_ASSERT(a_one_start_value, !(acc_re_o && bias_re_o), clk_i, rst_i)
     `ACCEL_ASSERT(a_acc_no_read_of_write, acc_re_o && acc_we_o |-> acc_raddr_o != acc_waddr_o,
                   clk_i, rst_i)

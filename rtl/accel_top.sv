@@ -131,9 +131,16 @@ module accel_top #(
     accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_load_queue (
         .clk_i, .rst_i(unit_rst), .push_i(load_push), .wdata_i(dispatch_insn),
         .full_o(load_full), .pop_i(load_done), .rdata_o(load_insn), .empty_o(load_empty));
-    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_gemm_queue (
-        .clk_i, .rst_i(unit_rst), .push_i(gemm_push), .wdata_i(dispatch_insn),
-        .full_o(gemm_full), .pop_i(gemm_done), .rdata_o(gemm_insn), .empty_o(gemm_empty));
+    // A GEMM enters its queue with the flags of its loop extents that are 1 (timing: the
+    // compute unit's first step reads them from registers).
+    logic [5:0] dispatch_gemm_ones, gemm_ones;
+    logic [95:0] dispatch_extents_unused;
+    accel_gemm_extents u_gemm_extents (.insn_i(dispatch_insn), .extent_o(dispatch_extents_unused),
+                                       .one_o(dispatch_gemm_ones));
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS + 6), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_gemm_queue (
+        .clk_i, .rst_i(unit_rst), .push_i(gemm_push), .wdata_i({dispatch_gemm_ones, dispatch_insn}),
+        .full_o(gemm_full), .pop_i(gemm_done), .rdata_o({gemm_ones, gemm_insn}),
+        .empty_o(gemm_empty));
     accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_drain_queue (
         .clk_i, .rst_i(unit_rst), .push_i(drain_push), .wdata_i(dispatch_insn),
         .full_o(drain_full), .pop_i(drain_done), .rdata_o(drain_insn), .empty_o(drain_empty));
@@ -248,6 +255,7 @@ module accel_top #(
                    .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH), .ACC_DEPTH(ACC_DEPTH),
                    .PRM_DEPTH(PRM_DEPTH)) u_compute (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!gemm_empty), .insn_i(gemm_insn),
+        .extent_one_i(gemm_ones),
         .insn_done_o(gemm_done),
         .prev_avail_i(ld2cp_avail), .prev_pop_o(ld2cp_pop), .prev_push_o(cp2ld_push),
         .next_avail_i(dr2cp_avail), .next_pop_o(dr2cp_pop), .next_push_o(cp2dr_push),

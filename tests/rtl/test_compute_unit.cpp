@@ -151,6 +151,7 @@ protected:
     // Program state.
     std::deque<isa::Gemm> queue;
     std::vector<uint32_t> head_words;  // the head instruction, encoded
+    uint8_t head_ones = 0;             // its loop extents that are 1, as the queue keeps them
     bool head_visible = false, started = false;
     uint32_t prev_tokens = 0, next_tokens = 0, prev_pending = 0, next_pending = 0;
     uint64_t head_steps = 0;
@@ -188,6 +189,11 @@ protected:
         const isa::InsnWord bytes = isa::encode(queue.front());
         head_words.assign(16, 0);
         for (std::size_t k = 0; k < bytes.size(); ++k) head_words[k / 4] |= uint32_t{bytes[k]} << (8 * (k % 4));
+        // accel_gemm_extents' levels, outermost first: kb, oy, ox, r, s, cb
+        const isa::Gemm& g = queue.front();
+        const uint32_t extents[] = {g.n_kb, g.n_oy, g.n_ox, g.n_r, g.n_s, g.n_cb};
+        head_ones = 0;
+        for (int l = 0; l < 6; ++l) head_ones |= static_cast<uint8_t>((extents[l] == 1) << l);
         head_visible = true;
     }
 
@@ -206,10 +212,12 @@ protected:
         m->insn_valid_i = head_visible;
         if (head_visible) {
             put_words(m->insn_i, head_words);
+            m->extent_one_i = head_ones;
         } else {
             std::vector<uint32_t> junk(16);
             garbage(junk);
             put_words(m->insn_i, junk);
+            m->extent_one_i = rng() & 0x3f;
         }
         m->prev_avail_i = prev_tokens > 0;
         m->next_avail_i = next_tokens > 0;
