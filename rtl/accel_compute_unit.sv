@@ -5,16 +5,18 @@
 // accel_compute_loops, accel_compute_agu). Pipeline, by cycles after a step issues:
 //   0  INP/WGT reads (synchronous SRAMs)
 //   1-3  accel_gemm_core (its LATENCY is 3): operands, products, sums
-//   3  first step of an output entry: read its start value, the bias (init) or ACC
+//   2  first step of an output entry: read its start value, the bias (init) or ACC
+//   3  the start value registered (so that no SRAM read meets the adder in one cycle)
 //   4  sums out of accel_gemm_core: start (or the running sum) + sum; on the entry's last step
 //      ACC[a] is written combinationally this cycle
-// Read after write: a start read in cycle t+3 sees every ACC write of steps issued up to
-// t-2 (written in cycle <= t+2). Only the entry finished by the step issued just before
-// (t-1) can still be in flight; when it is the same address (and init is 0), the step
-// continues from the running sum instead of reading ACC (forwarding), so results equal
-// the sequential semantics for any strides, with no stall. The pipeline holds no other
-// instruction's writes: insn_done_o is pulsed in the cycle of the last ACC write (the
-// write and the token pushes take effect at the same clock edge), and the next
+// Read after write: a start read in cycle t+2 sees every ACC write of steps issued up to
+// t-3 (written in cycle <= t+1). Only the entries finished by the steps issued just before
+// (t-1, t-2) can still be in flight. When one is at the same address (and init is 0), the
+// step takes its value instead of reading ACC (forwarding): from t-1 it continues from
+// the running sum, from t-2 it takes the value written in cycle t+2, held a cycle. So
+// results equal the sequential semantics for any strides, with no stall. The pipeline
+// holds no other instruction's writes: insn_done_o is pulsed in the cycle of the last ACC
+// write (the write and the token pushes take effect at the same clock edge), and the next
 // instruction starts the cycle after. Per instruction: n steps take n + 4 cycles.
 `include "accel_assert.svh"
 `default_nettype none
@@ -88,8 +90,10 @@ module accel_compute_unit #(
 
     assign g = insn_i;
     // Levels, outermost first: 0 kb, 1 oy, 2 ox, 3 r, 4 s, 5 cb.
-    logic [5:0] extent_one_unused;  // the queue's copy is the one used (timing)
-    accel_gemm_extents u_extents (.insn_i, .extent_o(extent), .one_o(extent_one_unused));
+    // The flags decoded here only check the queue's copy, which is the one used: it
+    // comes from a register (timing).
+    logic [5:0] extent_one_decoded;
+    accel_gemm_extents u_extents (.insn_i, .extent_o(extent), .one_o(extent_one_decoded));
     assign acc_stride = {48'd0, g.acc_ox, g.acc_oy, g.acc_kb};
     assign inp_stride = {g.inp_cb, g.inp_s, g.inp_r, g.inp_ox, g.inp_oy, 16'd0};
     assign wgt_stride = {g.wgt_cb, g.wgt_s, g.wgt_r, 32'd0, g.wgt_kb};
@@ -155,19 +159,21 @@ module accel_compute_unit #(
     logic              p1_vld_q, p1_rd_q, p1_last_q, p1_final_q;
     logic [ACC_AW-1:0] p1_acc_addr_q;
     logic [PRM_AW-1:0] p1_prm_addr_q;
-    logic              p2_vld_q, p2_rd_q, p2_last_q, p2_final_q;
+    logic              p2_vld_q, p2_rd_q, p2_fwd2_q, p2_last_q, p2_final_q;
     logic [ACC_AW-1:0] p2_acc_addr_q;
     logic [PRM_AW-1:0] p2_prm_addr_q;
-    logic              p3_vld_q, p3_rd_q, p3_last_q, p3_final_q;
+    logic              p3_vld_q, p3_rd_q, p3_fwd2_q, p3_last_q, p3_final_q;
     logic [ACC_AW-1:0] p3_acc_addr_q;
-    logic [PRM_AW-1:0] p3_prm_addr_q;
     logic              p4_rd_q, p4_last_q, p4_final_q;
     logic [ACC_AW-1:0] p4_acc_addr_q;
 
     // The step starts its entry from a read (rd) unless it continues the entry that the
-    // previous step finished at the same address (see the header).
-    logic forward;
+    // previous step finished at the same address (see the header). fwd2: the step before
+    // that finished it; compared a cycle ahead, between stages 1 and 3, so that the read
+    // enable of stage 2 comes from a register.
+    logic forward, fwd2;
     assign forward = !g.init && p1_vld_q && p1_last_q && p1_acc_addr_q == acc_addr;
+    assign fwd2    = !g.init && p3_vld_q && p3_last_q && p3_acc_addr_q == p1_acc_addr_q;
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
@@ -188,15 +194,16 @@ module accel_compute_unit #(
         p1_acc_addr_q <= acc_addr;
         p1_prm_addr_q <= prm_addr;
         p2_rd_q       <= p1_rd_q;
+        p2_fwd2_q     <= fwd2;
         p2_last_q     <= p1_last_q;
         p2_final_q    <= p1_final_q;
         p2_acc_addr_q <= p1_acc_addr_q;
         p2_prm_addr_q <= p1_prm_addr_q;
         p3_rd_q       <= p2_rd_q;
+        p3_fwd2_q     <= p2_fwd2_q;
         p3_last_q     <= p2_last_q;
         p3_final_q    <= p2_final_q;
         p3_acc_addr_q <= p2_acc_addr_q;
-        p3_prm_addr_q <= p2_prm_addr_q;
         p4_rd_q       <= p3_rd_q;
         p4_last_q     <= p3_last_q;
         p4_final_q    <= p3_final_q;
@@ -216,24 +223,40 @@ module accel_compute_unit #(
         .valid_o(core_valid), .sum_o(core_sum));
     `ACCEL_ASSERT_INIT(a_core_latency, u_core.LATENCY == CORE_LATENCY)
 
+    // ---------------------------------------------------------------- stage 2: start read
+    assign acc_re_o     = p2_vld_q && p2_rd_q && !p2_fwd2_q && !g.init;
+    assign acc_raddr_o  = p2_acc_addr_q;
+    assign bias_re_o    = p2_vld_q && p2_rd_q && g.init;
+    assign bias_raddr_o = p2_prm_addr_q;
+
     // ---------------------------------------------------------------- stage 3: start value
-    assign acc_re_o     = p3_vld_q && p3_rd_q && !g.init;
-    assign acc_raddr_o  = p3_acc_addr_q;
-    assign bias_re_o    = p3_vld_q && p3_rd_q && g.init;
-    assign bias_raddr_o = p3_prm_addr_q;
+    logic [ACC_W-1:0] written_q;  // the ACC entry written last cycle (forwarded to t+2)
+    logic [ACC_W-1:0] start_q;    // the entry's start value, for stage 4
+
+    always_ff @(posedge clk_i) begin
+        if (acc_we_o) written_q <= acc_wdata_o;
+    end
+
+    for (genvar b = 0; b < BATCH; b++) begin : g_start_row
+        for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_start_col
+            localparam int LANE = b * BLOCK_OUT + o;
+            always_ff @(posedge clk_i) begin
+                if (p3_vld_q && p3_rd_q) begin
+                    start_q[32*LANE +: 32] <= g.init    ? bias_rdata_i[32*o +: 32]
+                                            : p3_fwd2_q ? written_q[32*LANE +: 32]
+                                                        : acc_rdata_i[32*LANE +: 32];
+                end
+            end
+        end
+    end
 
     // ---------------------------------------------------------------- stage 4: accumulate
     logic [ACC_W-1:0] running_q;  // the current entry's sum so far
     logic [ACC_W-1:0] total;
 
-    for (genvar b = 0; b < BATCH; b++) begin : g_row
-        for (genvar o = 0; o < BLOCK_OUT; o++) begin : g_col
-            localparam int LANE = b * BLOCK_OUT + o;
-            logic [31:0] start_value, base;
-            assign start_value = g.init ? bias_rdata_i[32*o +: 32] : acc_rdata_i[32*LANE +: 32];
-            assign base = p4_rd_q ? start_value : running_q[32*LANE +: 32];
-            assign total[32*LANE +: 32] = base + core_sum[32*LANE +: 32];
-        end
+    for (genvar l = 0; l < BATCH * BLOCK_OUT; l++) begin : g_lane
+        assign total[32*l +: 32] = (p4_rd_q ? start_q[32*l +: 32] : running_q[32*l +: 32])
+                                 + core_sum[32*l +: 32];
     end
 
     always_ff @(posedge clk_i) begin
@@ -256,9 +279,11 @@ module accel_compute_unit #(
     `ACCEL_ASSERT(a_pop_next_has_token, next_pop_o |-> next_avail_i, clk_i, rst_i)
     `ACCEL_ASSERT(a_done_has_insn, insn_done_o |-> busy_q && insn_valid_i, clk_i, rst_i)
     `ACCEL_ASSERT(a_issue_while_busy, issuing_q |-> busy_q, clk_i, rst_i)
-    `ACCEL_ASSERT(a_extent_ones_match, insn_valid_i |-> extent_one_i == extent_one_unused,
+    `ACCEL_ASSERT(a_extent_ones_match, insn_valid_i |-> extent_one_i == extent_one_decoded,
                   clk_i, rst_i)
     `ACCEL_ASSERT(a_one_start_value, !(acc_re_o && bias_re_o), clk_i, rst_i)
+    `ACCEL_ASSERT(a_fwd2_was_written, p3_vld_q && p3_rd_q && p3_fwd2_q |-> $past(acc_we_o),
+                  clk_i, rst_i)
     `ACCEL_ASSERT(a_acc_no_read_of_write, acc_re_o && acc_we_o |-> acc_raddr_o != acc_waddr_o,
                   clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_handshakes_known, {insn_done_o, prev_pop_o, prev_push_o, next_pop_o,

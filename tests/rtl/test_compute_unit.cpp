@@ -416,7 +416,8 @@ TEST_P(ComputeUnit, ZeroAccStridesAccumulateOneEntry) {
         prog.push_back(g);
     }
     // Two entries in turn, one step each: an entry is read again two cycles after the
-    // step that wrote it issued (the closest that needs no forwarding).
+    // step that wrote it issued, before the write lands (forwarded from the write). Three
+    // in turn: the closest that needs no forwarding.
     isa::Gemm alt;
     alt.n_oy = 20, alt.n_ox = 2, alt.acc_ox = 1, alt.inp_oy = 2, alt.inp_ox = 1;
     alt.acc_base = 3;
