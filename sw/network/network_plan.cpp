@@ -10,9 +10,9 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
-#include "network/model_check.hpp"
-#include "network/tflite_ops.hpp"
 #include "ops/fully_connected.hpp"
+#include "reference/model_check.hpp"
+#include "reference/operator_params.hpp"
 
 namespace accel::network {
 namespace {
@@ -21,6 +21,14 @@ using graph::Model;
 using graph::OpKind;
 using graph::Operator;
 using graph::TensorDesc;
+using reference::add_params;
+using reference::check_model;
+using reference::constant_i8;
+using reference::conv_bias;
+using reference::fused_activation;
+using reference::pad_amounts;
+using reference::quant_params;
+using reference::weights_hwio;
 
 // The operators that read `tensor`.
 std::vector<int> consumers(const Model& m, int tensor) {
@@ -103,7 +111,7 @@ int64_t allocate(std::vector<Live> live, std::map<int, ArenaSlot>& arena) {
 
 namespace {
 
-// A CONV_2D's or DEPTHWISE_CONV_2D's layer (network/tflite_ops.hpp) made to read
+// A CONV_2D's or DEPTHWISE_CONV_2D's layer (reference/operator_params.hpp) made to read
 // through a folded PAD, when `fold` finds one: the PAD's rows and columns join its
 // padding. Returns whether it folded one.
 bool fold_pad(const Model& m, const Operator& op, bool fold, ConvLayer& c) {
@@ -127,7 +135,7 @@ bool fold_pad(const Model& m, const Operator& op, bool fold, ConvLayer& c) {
 }  // namespace
 
 ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
-    Conv2dOperator conv = conv2d_operator(m, op);
+    reference::Conv2dOperator conv = reference::conv2d_operator(m, op);
     ConvLayer c;
     c.layer = std::move(conv.layer);
     c.weights = std::move(conv.weights);
@@ -193,7 +201,7 @@ bool depthwise_on_device(const Model& m, const Operator& op) {
 
 std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw) {
     ConvLayer whole;
-    whole.layer = window_layer(m, op);
+    whole.layer = reference::window_layer(m, op);
     fold_pad(m, op, true, whole);
     const TensorI8 filter = constant_i8(m.tensor(op.inputs[1]));  // [1,R,S,C]
     const int64_t channels = filter.shape[3], taps = filter.shape[1] * filter.shape[2];

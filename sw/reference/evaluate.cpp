@@ -1,4 +1,4 @@
-#include "network/golden.hpp"
+#include "reference/evaluate.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "network/tflite_ops.hpp"
 #include "ops/add.hpp"
 #include "ops/concatenation.hpp"
 #include "ops/depthwise_conv2d.hpp"
@@ -17,8 +16,9 @@
 #include "ops/quantize.hpp"
 #include "ops/reference.hpp"
 #include "ops/softmax.hpp"
+#include "reference/operator_params.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 namespace {
 
 using graph::Model;
@@ -206,4 +206,4 @@ void prepare(const Model& model, const Operator& op) {
     evaluate_or_prepare(model, op, {}, true);
 }
 
-}  // namespace accel::network
+}  // namespace accel::reference

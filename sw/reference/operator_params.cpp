@@ -1,4 +1,4 @@
-#include "network/tflite_ops.hpp"
+#include "reference/operator_params.hpp"
 
 #include <cstring>
 
@@ -8,7 +8,7 @@
 #include "base/text.hpp"
 #include "ops/conv_quant.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 namespace {
 
 using graph::DType;
@@ -160,4 +160,4 @@ Conv2dOperator conv2d_operator(const Model& m, const Operator& conv) {
     return c;
 }
 
-}  // namespace accel::network
+}  // namespace accel::reference

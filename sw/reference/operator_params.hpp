@@ -15,7 +15,7 @@
 #include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 
 // A constant tensor's values; accel::Error when it is not a constant of that type.
 TensorI8 constant_i8(const graph::TensorDesc& t);
@@ -69,4 +69,4 @@ struct Conv2dOperator {
 };
 Conv2dOperator conv2d_operator(const graph::Model& m, const graph::Operator& conv);
 
-}  // namespace accel::network
+}  // namespace accel::reference
