@@ -5,7 +5,8 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(ACCEL_INSTALLED_ROOMS base hw ops graph compiler devices formats network runtime)
+set(ACCEL_INSTALLED_ROOMS base hw ops graph compiler devices formats reference network
+                          runtime)
 set(ACCEL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/accel)
 
 set(room_targets accel_core)

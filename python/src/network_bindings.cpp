@@ -10,7 +10,7 @@
 #include <pybind11/stl.h>
 
 #include "base/error.hpp"
-#include "network/value.hpp"
+#include "reference/value.hpp"
 #include "runtime/model_file.hpp"
 #include "runtime/model_inputs.hpp"
 #include "runtime/network_runner.hpp"
@@ -22,7 +22,7 @@ namespace accel::python {
 
 namespace {
 
-using network::Value;
+using reference::Value;
 
 py::object numpy_from_value(const Value& v) {
     return v.type == graph::DType::Float32 ? py::object(numpy_from_tensor(v.as_f32()))

@@ -36,7 +36,7 @@ namespace accel::cli {
 namespace {
 
 using network::Placement;
-using network::Value;
+using reference::Value;
 
 struct RunArgs {
     std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;

@@ -250,7 +250,7 @@ public:
                 int_constant(1, "paddings");
                 break;
             case OpKind::Reshape:
-                // The new shape: a shape vector, else ReshapeOptions (network/model_check.hpp).
+                // The new shape: a shape vector, else ReshapeOptions (reference/model_check.hpp).
                 expect_inputs(1, 2);
                 activation_input(0);
                 if (out_.inputs.size() == 2) int_constant(1, "shape");

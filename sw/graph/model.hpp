@@ -13,7 +13,7 @@
 namespace accel::graph {
 
 // Far beyond any model the kit runs: readers refuse a tensor with more elements, and the
-// model check (network/model_check.hpp) tensors whose bytes add up to more, so that no
+// model check (reference/model_check.hpp) tensors whose bytes add up to more, so that no
 // element count, byte size or offset overflows.
 constexpr int64_t kMaxTensorElements = int64_t{1} << 40;
 

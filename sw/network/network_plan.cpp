@@ -10,9 +10,9 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
-#include "network/model_check.hpp"
-#include "network/tflite_ops.hpp"
 #include "ops/fully_connected.hpp"
+#include "reference/model_check.hpp"
+#include "reference/operator_params.hpp"
 
 namespace accel::network {
 namespace {
@@ -21,6 +21,14 @@ using graph::Model;
 using graph::OpKind;
 using graph::Operator;
 using graph::TensorDesc;
+using reference::add_params;
+using reference::check_model;
+using reference::constant_i8;
+using reference::conv_bias;
+using reference::fused_activation;
+using reference::pad_amounts;
+using reference::quant_params;
+using reference::weights_hwio;
 
 // The operators that read `tensor`.
 std::vector<int> consumers(const Model& m, int tensor) {
@@ -103,53 +111,36 @@ int64_t allocate(std::vector<Live> live, std::map<int, ArenaSlot>& arena) {
 
 namespace {
 
-// What a CONV_2D and a DEPTHWISE_CONV_2D share as conv2d layers: the input read (through
-// a folded PAD), the window, the zero points, the requantization and the activation.
-// The caller sets the channels, weights and bias.
-ConvLayer window_layer(const Model& m, const Operator& op, bool fold) {
-    ConvLayer c;
+// A CONV_2D's or DEPTHWISE_CONV_2D's layer (reference/operator_params.hpp) made to read
+// through a folded PAD, when `fold` finds one: the PAD's rows and columns join its
+// padding. Returns whether it folded one.
+bool fold_pad(const Model& m, const Operator& op, bool fold, ConvLayer& c) {
     c.input = op.inputs[0];
-    FoldedPad extra;
-    if (fold) {
-        if (const auto folded = foldable_pad(m, op.inputs[0], op.index)) {
-            extra = *folded;
-            c.input = folded->input;
-        }
-    }
-    const TensorDesc& x = m.tensor(op.inputs[0]);  // the padded tensor, when folded
-    const TensorDesc& y = m.tensor(op.outputs[0]);
-    const TensorDesc& w = m.tensor(op.inputs[1]);  // CONV_2D [K,R,S,C], depthwise [1,R,S,C*M]
-    Conv2dLayer& l = c.layer;
     c.input_nhwc = m.tensor(c.input).shape;
-    l.shape = {x.shape[0], c.input_nhwc[1], c.input_nhwc[2], 1, 1, w.shape[1], w.shape[2]};
-    const ConvGeometry g = conv_geometry(m, op);
-    l.params.stride_h = op.stride_h;
-    l.params.stride_w = op.stride_w;
-    l.params.dilation_h = op.dilation_h;
-    l.params.dilation_w = op.dilation_w;
-    l.params.pad_top = static_cast<int>(g.pad_top + extra.top);
-    l.params.pad_bottom = static_cast<int>(g.pad_bottom + extra.bottom);
-    l.params.pad_left = static_cast<int>(g.pad_left + extra.left);
-    l.params.pad_right = static_cast<int>(g.pad_right + extra.right);
-    const Requant q = conv_requant(m, op);
-    l.params.input_zero_point = static_cast<int>(x.quant.zero_point.at(0));
-    l.params.output_zero_point = static_cast<int>(y.quant.zero_point.at(0));
-    l.params.multiplier = q.multiplier;
-    l.params.shift = q.shift;
-    l.params.act_min = q.act_min;
-    l.params.act_max = q.act_max;
-    return c;
+    if (!fold) return false;
+    const std::optional<FoldedPad> folded = foldable_pad(m, op.inputs[0], op.index);
+    if (!folded) return false;
+    c.input = folded->input;
+    c.input_nhwc = m.tensor(c.input).shape;
+    Conv2dLayer& l = c.layer;
+    l.shape.h = c.input_nhwc[1];
+    l.shape.w = c.input_nhwc[2];
+    l.params.pad_top = static_cast<int>(l.params.pad_top + folded->top);
+    l.params.pad_bottom = static_cast<int>(l.params.pad_bottom + folded->bottom);
+    l.params.pad_left = static_cast<int>(l.params.pad_left + folded->left);
+    l.params.pad_right = static_cast<int>(l.params.pad_right + folded->right);
+    return true;
 }
 
 }  // namespace
 
 ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
-    ConvLayer c = window_layer(m, op, fold);
-    c.weights = conv_weights_hwio(m, op);
-    c.layer.shape.c = m.tensor(op.inputs[0]).shape[3];
-    c.layer.shape.k = c.weights.shape[3];
-    c.bias = conv_bias(m, op, c.layer.shape.k);
-    validate(c.layer);
+    reference::Conv2dOperator conv = reference::conv2d_operator(m, op);
+    ConvLayer c;
+    c.layer = std::move(conv.layer);
+    c.weights = std::move(conv.weights);
+    c.bias = std::move(conv.bias);
+    if (fold_pad(m, op, fold, c)) validate(c.layer);  // its own layer is validated already
     return c;
 }
 
@@ -209,7 +200,9 @@ bool depthwise_on_device(const Model& m, const Operator& op) {
 }
 
 std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw) {
-    const ConvLayer whole = window_layer(m, op, true);
+    ConvLayer whole;
+    whole.layer = reference::window_layer(m, op);
+    fold_pad(m, op, true, whole);
     const TensorI8 filter = constant_i8(m.tensor(op.inputs[1]));  // [1,R,S,C]
     const int64_t channels = filter.shape[3], taps = filter.shape[1] * filter.shape[2];
     const std::vector<int32_t> bias = conv_bias(m, op, channels);

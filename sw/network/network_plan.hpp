@@ -21,7 +21,7 @@ namespace accel::network {
 
 enum class Placement {
     Device,  // an instruction program on the accelerator
-    Host,    // a golden int8 kernel on the host (ops/)
+    Host,    // a golden int8 kernel on the host (reference/evaluate.hpp)
     Folded,  // costs nothing: PAD folded into the next convolution, RESHAPE an alias
 };
 const char* placement_name(Placement);
@@ -76,8 +76,8 @@ struct NetworkPlan {
 };
 
 // The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it
-// (the device's view); without, its own input (the golden reference's view). Throws
-// accel::Error for parameters the kit cannot take.
+// (the device's view); without, its own input, as the golden reference computes it
+// (reference/operator_params.hpp). Throws accel::Error for parameters the kit cannot take.
 ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
 
 // What a device FULLY_CONNECTED convolves: the [N,H,W,C] activation a RESHAPE flattens

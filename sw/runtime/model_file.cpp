@@ -4,14 +4,14 @@
 
 #include "base/error.hpp"
 #include "formats/tflite_reader.hpp"
-#include "network/model_check.hpp"
+#include "reference/model_check.hpp"
 
 namespace accel {
 
 graph::Model read_model(const std::string& path) {
     graph::Model model = read_tflite(path);
     try {
-        network::check_model(model);
+        reference::check_model(model);
     } catch (const Error& e) {
         throw Error(fmt::format("{}: {}", path, e.what()));
     }

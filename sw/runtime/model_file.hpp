@@ -1,4 +1,4 @@
-// A .tflite model read and checked whole (network/model_check.hpp) before anything runs,
+// A .tflite model read and checked whole (reference/model_check.hpp) before anything runs,
 // for `accel run` and accel.run_tflite alike.
 #pragma once
 #include <string>

@@ -11,7 +11,7 @@
 
 namespace accel {
 
-using network::Value;
+using reference::Value;
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "hw/dram_bus.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
-#include "network/golden.hpp"
+#include "reference/evaluate.hpp"
 
 namespace accel {
 namespace {
@@ -27,7 +27,7 @@ using graph::Operator;
 using network::NetworkPlan;
 using network::Placement;
 using network::Step;
-using network::Value;
+using reference::Value;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -274,7 +274,7 @@ void Runner::run_host_step(const Step& s, OperatorRun& rec) {
     std::vector<const Value*> inputs;
     for (int t : op.inputs) inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &host_value(t));
     const auto start = std::chrono::steady_clock::now();
-    Value y = network::evaluate(m_, op, inputs);
+    Value y = reference::evaluate(m_, op, inputs);
     rec.host_seconds = seconds_since(start);
     on_device_.erase(op.outputs[0]);
     host_[op.outputs[0]] = std::move(y);
@@ -286,7 +286,7 @@ void Runner::check_step(const Step& s) {
     for (int t : op.inputs) {
         inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
     }
-    golden_[op.outputs[0]] = network::evaluate(m_, op, inputs);
+    golden_[op.outputs[0]] = reference::evaluate(m_, op, inputs);
     if (s.placement != Placement::Device || out_.mismatch) return;
     const Value& got = host_value(op.outputs[0]);
     const Value& want = golden_.at(op.outputs[0]);

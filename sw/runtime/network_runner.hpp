@@ -12,7 +12,7 @@
 
 #include "graph/model.hpp"
 #include "network/network_plan.hpp"
-#include "network/value.hpp"
+#include "reference/value.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/run_progress.hpp"
 #include "runtime/runtime.hpp"
@@ -46,7 +46,7 @@ struct Mismatch {
 std::string describe(const Mismatch& m, const graph::Model& model);
 
 struct NetworkRun {
-    std::vector<network::Value> outputs;  // the model's outputs, in order
+    std::vector<reference::Value> outputs;  // the model's outputs, in order
     std::vector<OperatorRun> operators;
     int64_t arena_bytes = 0;     // peak activation arena
     int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
@@ -55,7 +55,7 @@ struct NetworkRun {
     double device_seconds = 0;
     // With `keep_tensors`: every tensor an operator wrote, by tensor index (not those
     // of folded operators, which never exist).
-    std::map<int, network::Value> tensors;
+    std::map<int, reference::Value> tensors;
 };
 
 struct RunOptions {
@@ -70,13 +70,13 @@ struct RunOptions {
 // do not fit the model, accel::DeviceError when the device fails.
 NetworkRun run_network(const graph::Model& model, const network::NetworkPlan& plan,
                        const HwParams& hw, const DeviceFactory* make_device,
-                       const std::vector<network::Value>& inputs,
+                       const std::vector<reference::Value>& inputs,
                        const RunOptions& options = {});
 
 // The model planned for `backend` (every operator on the host for the reference) and run
 // on devices from `make_device` (unused for the reference), as run_network runs it.
 NetworkRun run_model(const graph::Model& model, const HwParams& hw, Backend backend,
-                     const DeviceFactory& make_device, const std::vector<network::Value>& inputs,
+                     const DeviceFactory& make_device, const std::vector<reference::Value>& inputs,
                      const RunOptions& options = {});
 
 }  // namespace accel

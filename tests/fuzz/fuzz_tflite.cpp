@@ -13,8 +13,8 @@
 #include "fuzz_check.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
-#include "network/model_check.hpp"
 #include "network/network_plan.hpp"
+#include "reference/model_check.hpp"
 #include "runtime/network_runner.hpp"
 
 namespace {
@@ -52,11 +52,11 @@ bool small(const Model& m) {
 }
 
 // Zeros (or 0.0) of every graph input's shape and type.
-std::vector<accel::network::Value> zero_inputs(const Model& m) {
-    std::vector<accel::network::Value> inputs;
+std::vector<accel::reference::Value> zero_inputs(const Model& m) {
+    std::vector<accel::reference::Value> inputs;
     for (const int t : m.inputs) {
         const accel::graph::TensorDesc& d = m.tensor(t);
-        accel::network::Value v;
+        accel::reference::Value v;
         v.type = d.type == accel::graph::DType::Float32 ? d.type : accel::graph::DType::Int8;
         v.shape = d.shape;
         const auto count = static_cast<size_t>(d.element_count());
@@ -90,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!model) return 0;
     check_indices_and_constants(*model);
     const auto checked = parse_or_refuse([&] {
-        accel::network::check_model(*model);
+        accel::reference::check_model(*model);
         return true;
     });
     // A model the check accepts runs: any exception escapes to libFuzzer as a finding.

@@ -1,4 +1,4 @@
-// The model check (network/model_check.hpp) on small models built in the IR: every
+// The model check (reference/model_check.hpp) on small models built in the IR: every
 // operator's output shape as TFLite's Prepare infers it, each declared shape that
 // disagrees refused with one line naming the operator and both shapes, and the data
 // flow and size rules.
@@ -14,8 +14,8 @@
 #include "graph_builder.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
-#include "network/model_check.hpp"
 #include "network/network_plan.hpp"
+#include "reference/model_check.hpp"
 
 namespace accel {
 namespace {
@@ -44,7 +44,7 @@ public:
 
 std::string error_of(const Model& m) {
     try {
-        network::check_model(m);
+        reference::check_model(m);
     } catch (const Error& e) {
         return e.what();
     }

@@ -17,8 +17,8 @@
 #include "devices/fsim.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_config.hpp"
-#include "network/model_check.hpp"
 #include "network/network_plan.hpp"
+#include "reference/model_check.hpp"
 #include "runtime/network_runner.hpp"
 
 namespace accel {
@@ -147,12 +147,12 @@ void mutate(Model& m, std::mt19937& rng) {
     }
 }
 
-std::vector<network::Value> random_inputs(const Model& m, std::mt19937& rng) {
-    std::vector<network::Value> inputs;
+std::vector<reference::Value> random_inputs(const Model& m, std::mt19937& rng) {
+    std::vector<reference::Value> inputs;
     for (const int t : m.inputs) {
         TensorI8 x(m.tensor(t).shape);
         for (int8_t& v : x.data) v = static_cast<int8_t>(rng() % 256);
-        inputs.push_back(network::Value::of(std::move(x)));
+        inputs.push_back(reference::Value::of(std::move(x)));
     }
     return inputs;
 }
@@ -170,13 +170,13 @@ TEST(ModelMutants, AreRefusedOrRunWithTheirDeclaredShapesOnBothBackends) {
         const int edits = 1 + trial % 2;
         for (int e = 0; e < edits; ++e) mutate(m, rng);
         try {
-            network::check_model(m);
+            reference::check_model(m);
         } catch (const Error&) {
             ++refused;
             continue;
         }
         // Accepted: the reference runs it, with every output as declared.
-        const std::vector<network::Value> inputs = random_inputs(m, rng);
+        const std::vector<reference::Value> inputs = random_inputs(m, rng);
         NetworkRun ref;
         ASSERT_NO_THROW(ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs))
             << "trial " << trial;

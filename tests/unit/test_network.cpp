@@ -16,7 +16,7 @@
 #include "hw/hw_config.hpp"
 #include "network/network_plan.hpp"
 #include "shipped_hw.hpp"
-#include "network/tflite_ops.hpp"
+#include "reference/operator_params.hpp"
 #include "runtime/network_runner.hpp"
 
 namespace accel {
@@ -86,16 +86,16 @@ Model small_network() {
 HwParams default_hw() { return derive_params(default_hw_config()); }
 
 // A random int8 input of `shape`, as the model's one input.
-std::vector<network::Value> random_input(std::vector<int64_t> shape, unsigned seed) {
+std::vector<reference::Value> random_input(std::vector<int64_t> shape, unsigned seed) {
     TensorI8 x(std::move(shape));
     std::mt19937 rng(seed);
     for (int8_t& v : x.data) v = static_cast<int8_t>(static_cast<int>(rng() % 256) - 128);
-    return {network::Value::of(x)};
+    return {reference::Value::of(x)};
 }
 
 // The model on fsim with every device tensor checked against the golden reference.
 NetworkRun run_on_fsim(const Model& m, const HwParams& hw,
-                       const std::vector<network::Value>& inputs, bool keep_tensors = false) {
+                       const std::vector<reference::Value>& inputs, bool keep_tensors = false) {
     const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
         return std::make_unique<FunctionalSim>(p, bytes);
     };
@@ -113,7 +113,7 @@ struct ReferenceAndFsim {
 // Runs both and expects fsim to find no mismatch in the `tensors_checked` device tensors it
 // compared with the reference, and to give the reference's outputs.
 ReferenceAndFsim run_against_reference(const Model& m, const HwParams& hw,
-                                       const std::vector<network::Value>& inputs,
+                                       const std::vector<reference::Value>& inputs,
                                        int tensors_checked, bool keep_tensors = false) {
     ReferenceAndFsim r{run_network(m, network::plan_network(m, hw, false), hw, nullptr, inputs),
                        run_on_fsim(m, hw, inputs, keep_tensors)};
@@ -160,7 +160,7 @@ TEST(NetworkPlan, PlacesFoldsAndReadsThroughPad) {
     EXPECT_EQ(fc.layer.params.double_scale.size(), 4u);
     EXPECT_TRUE(fc.layer.params.multiplier.empty());
     // weights [K, H*W*C] -> [H,W,C,K]: flat index (h*6 + w)*8 + c
-    const TensorI8 flat_w = network::constant_i8(m.tensor(m.operators[5].inputs[1]));
+    const TensorI8 flat_w = reference::constant_i8(m.tensor(m.operators[5].inputs[1]));
     EXPECT_EQ(fc.weights.data[static_cast<size_t>(((2 * 6 + 3) * 8 + 5) * 4 + 1)],
               flat_w.data[1 * 288 + (2 * 6 + 3) * 8 + 5]);
 }
@@ -256,7 +256,7 @@ TEST(NetworkPlan, DepthwiseRunsOnTheDeviceOneChannelBlockAtATime) {
     EXPECT_EQ(blocks[1].input_slab, 9 * 9 * 16);   // the second block's slab of x
     EXPECT_EQ(blocks[1].output_slab, 5 * 5 * 16);
     // Channel 17 is the second block's second: its filter on the diagonal only.
-    const TensorI8 filter = network::constant_i8(m.tensor(m.operators[1].inputs[1]));
+    const TensorI8 filter = reference::constant_i8(m.tensor(m.operators[1].inputs[1]));
     const TensorI8& w = blocks[1].weights;  // [R,S,C,K] = [3,3,16,16]
     auto weight = [&](int r, int s, int c, int k) { return w.data[static_cast<size_t>(((r * 3 + s) * 16 + c) * 16 + k)]; };
     EXPECT_EQ(weight(1, 2, 1, 1), filter.data[(1 * 3 + 2) * 20 + 17]);
@@ -363,7 +363,7 @@ class FullyConnectedOnDevice : public ConfigAndImages {};
 TEST_P(FullyConnectedOnDevice, FsimMatchesTheGoldenReference) {
     const int64_t n = images();
     const Model m = fully_connected_network(n);
-    std::vector<network::Value> inputs = random_input({n, 5, 5, 20}, 17);
+    std::vector<reference::Value> inputs = random_input({n, 5, 5, 20}, 17);
     inputs.push_back(random_input({n, 40}, 19).front());
     // The conv and the three FCs are checked.
     const auto [ref, dev] = run_against_reference(m, hw(), inputs, 4);

@@ -166,26 +166,26 @@ void run_layer(const HwParams& hw, const testing::LayerCase& c, const DeviceFact
 
 // Random inputs of the model's shapes: int8, or float32 in [-1, 1) for a model that
 // quantizes its own input.
-std::vector<network::Value> random_inputs(const graph::Model& m, uint32_t seed) {
+std::vector<reference::Value> random_inputs(const graph::Model& m, uint32_t seed) {
     std::mt19937 rng(seed);
-    std::vector<network::Value> out;
+    std::vector<reference::Value> out;
     for (const int index : m.inputs) {
         const graph::TensorDesc& d = m.tensor(index);
         if (d.type == graph::DType::Float32) {
             Tensor<float> x(d.shape);
             for (float& v : x.data) v = std::uniform_real_distribution<float>(-1, 1)(rng);
-            out.push_back(network::Value::of(std::move(x)));
+            out.push_back(reference::Value::of(std::move(x)));
         } else {
             TensorI8 x(d.shape);
             std::uniform_int_distribution<int> byte(-128, 127);
             for (int8_t& v : x.data) v = static_cast<int8_t>(byte(rng));
-            out.push_back(network::Value::of(std::move(x)));
+            out.push_back(reference::Value::of(std::move(x)));
         }
     }
     return out;
 }
 
-uint64_t count_differences(const network::Value& got, const network::Value& want) {
+uint64_t count_differences(const reference::Value& got, const reference::Value& want) {
     if (got.shape != want.shape || got.type != want.type) {
         return std::max(want.i8.size(), want.f32.size());
     }
@@ -208,7 +208,7 @@ void run_network_once(const HwParams& hw, const graph::Model& model, uint32_t in
                       const std::string& what, Tally& t) {
     ++t.networks;
     const network::NetworkPlan plan = network::plan_network(model, hw, true);
-    const std::vector<network::Value> inputs = random_inputs(model, input_seed);
+    const std::vector<reference::Value> inputs = random_inputs(model, input_seed);
     RunOptions check;
     check.check = true;
     NetworkRun run;

@@ -1,4 +1,4 @@
-#include "network/model_check.hpp"
+#include "reference/model_check.hpp"
 
 #include <algorithm>
 #include <set>
@@ -9,11 +9,11 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
-#include "network/golden.hpp"
-#include "network/tflite_ops.hpp"
 #include "ops/padding.hpp"
+#include "reference/evaluate.hpp"
+#include "reference/operator_params.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 namespace {
 
 using graph::Model;
@@ -351,4 +351,4 @@ void check_model(const Model& m) {
     }
 }
 
-}  // namespace accel::network
+}  // namespace accel::reference

@@ -1,4 +1,4 @@
-#include "network/golden.hpp"
+#include "reference/evaluate.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -6,8 +6,6 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
-#include "network/network_plan.hpp"
-#include "network/tflite_ops.hpp"
 #include "ops/add.hpp"
 #include "ops/concatenation.hpp"
 #include "ops/depthwise_conv2d.hpp"
@@ -18,8 +16,9 @@
 #include "ops/quantize.hpp"
 #include "ops/reference.hpp"
 #include "ops/softmax.hpp"
+#include "reference/operator_params.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 namespace {
 
 using graph::Model;
@@ -71,11 +70,9 @@ private:
 };
 
 Value Evaluation::conv() const {
-    const ConvLayer c = conv_layer(m_, op_, false);
+    const Conv2dOperator c = conv2d_operator(m_, op_);
     if (prepare_only_) return {};
-    TensorI8 x = i8(0);
-    x.shape = c.input_nhwc;
-    TensorI8 y = conv2d_reference(c.layer, x, c.weights, c.bias);
+    TensorI8 y = conv2d_reference(c.layer, i8(0), c.weights, c.bias);
     y.shape = out().shape;
     return Value::of(std::move(y));
 }
@@ -209,4 +206,4 @@ void prepare(const Model& model, const Operator& op) {
     evaluate_or_prepare(model, op, {}, true);
 }
 
-}  // namespace accel::network
+}  // namespace accel::reference

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "graph/model.hpp"
-#include "network/value.hpp"
+#include "reference/value.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 
 // `inputs` holds the operator's input values in order; nullptr for a constant (read
 // from the model) or an omitted optional input. Throws accel::Error naming the
@@ -16,7 +16,7 @@ Value evaluate(const graph::Model& model, const graph::Operator& op,
                const std::vector<const Value*>& inputs);
 
 // The operator's Prepare alone, from the model: every parameter evaluate() computes,
-// with its errors, and nothing run (network/model_check.hpp checks each operator so).
+// with its errors, and nothing run (reference/model_check.hpp checks each operator so).
 void prepare(const graph::Model& model, const graph::Operator& op);
 
-}  // namespace accel::network
+}  // namespace accel::reference

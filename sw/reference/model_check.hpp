@@ -8,7 +8,7 @@
 //   TFLite's Prepare computes it, and must equal the shape the model declares. The
 //   golden operators and the graph compiler read declared shapes; after this check those
 //   are the inferred ones, so every buffer they index holds what its shape says.
-// - Prepare: each operator's parameters computed as it will run them (network/golden.hpp),
+// - Prepare: each operator's parameters computed as it will run them (reference/evaluate.hpp),
 //   so a quantization TFLite's Prepare refuses (a SOFTMAX output scale other than 1/256,
 //   a pool that changes the scale, an ADD rescaling out of range) stops the model here.
 // - Sizes: every tensor has at most graph::kMaxTensorElements elements and all of them
@@ -19,7 +19,7 @@
 
 #include "graph/model.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 
 // Throws accel::Error naming the operator (index and TFLite type) or the tensor (index
 // and name) and what is wrong.
@@ -30,4 +30,4 @@ void check_model(const graph::Model& model);
 // Prepare would fail.
 std::vector<int64_t> infer_output_shape(const graph::Model& model, const graph::Operator& op);
 
-}  // namespace accel::network
+}  // namespace accel::reference

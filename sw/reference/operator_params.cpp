@@ -1,4 +1,4 @@
-#include "network/tflite_ops.hpp"
+#include "reference/operator_params.hpp"
 
 #include <cstring>
 
@@ -8,7 +8,7 @@
 #include "base/text.hpp"
 #include "ops/conv_quant.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 namespace {
 
 using graph::DType;
@@ -126,4 +126,38 @@ AddParams add_params(const graph::Model& m, const graph::Operator& add) {
                        quant_params(m.tensor(add.outputs.at(0))), fused_activation(add.activation));
 }
 
-}  // namespace accel::network
+Conv2dLayer window_layer(const Model& m, const Operator& op) {
+    const TensorDesc& x = m.tensor(op.inputs[0]);
+    const TensorDesc& y = m.tensor(op.outputs[0]);
+    const TensorDesc& w = m.tensor(op.inputs[1]);  // CONV_2D [K,R,S,C], depthwise [1,R,S,C*M]
+    Conv2dLayer l;
+    l.shape = {x.shape[0], x.shape[1], x.shape[2], 1, 1, w.shape[1], w.shape[2]};
+    const ConvGeometry g = conv_geometry(m, op);
+    l.params.stride_h = op.stride_h;
+    l.params.stride_w = op.stride_w;
+    l.params.dilation_h = op.dilation_h;
+    l.params.dilation_w = op.dilation_w;
+    l.params.pad_top = static_cast<int>(g.pad_top);
+    l.params.pad_bottom = static_cast<int>(g.pad_bottom);
+    l.params.pad_left = static_cast<int>(g.pad_left);
+    l.params.pad_right = static_cast<int>(g.pad_right);
+    const Requant q = conv_requant(m, op);
+    l.params.input_zero_point = static_cast<int>(x.quant.zero_point.at(0));
+    l.params.output_zero_point = static_cast<int>(y.quant.zero_point.at(0));
+    l.params.multiplier = q.multiplier;
+    l.params.shift = q.shift;
+    l.params.act_min = q.act_min;
+    l.params.act_max = q.act_max;
+    return l;
+}
+
+Conv2dOperator conv2d_operator(const Model& m, const Operator& conv) {
+    Conv2dOperator c{window_layer(m, conv), conv_weights_hwio(m, conv), {}};
+    c.layer.shape.c = m.tensor(conv.inputs[0]).shape[3];
+    c.layer.shape.k = c.weights.shape[3];
+    c.bias = conv_bias(m, conv, c.layer.shape.k);
+    validate(c.layer);
+    return c;
+}
+
+}  // namespace accel::reference

@@ -7,7 +7,7 @@
 #include "base/tensor.hpp"
 #include "graph/model.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 
 struct Value {
     graph::DType type = graph::DType::Int8;  // Int8 or Float32
@@ -33,4 +33,4 @@ struct Value {
     }
 };
 
-}  // namespace accel::network
+}  // namespace accel::reference

@@ -1,6 +1,8 @@
-// How TFLite's CONV_2D reads as the kit's conv2d layer: weights from TFLite's [K,R,S,C]
-// into [R,S,C,K], SAME/VALID into explicit padding, float scales into per-channel multipliers and shifts, fused
-// activations into a clamp — each as TFLite's Prepare computes it (ops/).
+// A model's operators as the golden operators (ops/) take them: constants, enums and
+// quantization, and how a CONV_2D reads as the kit's conv2d layer: weights from TFLite's
+// [K,R,S,C] into [R,S,C,K], SAME/VALID into explicit padding, float scales into
+// per-channel multipliers and shifts, fused activations into a clamp — each as TFLite's
+// Prepare computes it.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -9,10 +11,11 @@
 #include "graph/model.hpp"
 #include "ops/activation.hpp"
 #include "ops/add.hpp"
+#include "ops/conv2d.hpp"
 #include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
 
-namespace accel::network {
+namespace accel::reference {
 
 // A constant tensor's values; accel::Error when it is not a constant of that type.
 TensorI8 constant_i8(const graph::TensorDesc& t);
@@ -53,4 +56,17 @@ AddParams add_params(const graph::Model& m, const graph::Operator& add);
 // zeros when the operator has none. accel::Error when it is no int32 constant of K values.
 std::vector<int32_t> conv_bias(const graph::Model& m, const graph::Operator& op, int64_t k);
 
-}  // namespace accel::network
+// What a CONV_2D and a DEPTHWISE_CONV_2D share as conv2d layers reading their own input:
+// the window, the zero points, the requantization and the activation. The caller sets
+// the channels, weights and bias.
+Conv2dLayer window_layer(const graph::Model& m, const graph::Operator& op);
+
+// A CONV_2D as the conv2d that ops/ computes, validated.
+struct Conv2dOperator {
+    Conv2dLayer layer;
+    TensorI8 weights;           // [R,S,C,K]
+    std::vector<int32_t> bias;  // K values (zeros when the model has none)
+};
+Conv2dOperator conv2d_operator(const graph::Model& m, const graph::Operator& conv);
+
+}  // namespace accel::reference
