@@ -21,9 +21,10 @@
 // QUANT holds each channel's PRM multiplier and shift words unchanged; the drain makes
 // accel_requant's lanes of them ({left, amount, multiplier}, the shift clamped to
 // [PRM_SHIFT_MIN, PRM_SHIFT_MAX]). Double-scale mode (the `double_scale` bit) reads the
-// two words as a double's bits instead, and its beats go through accel_double_requant
-// beside accel_requant (one cycle longer); the writer takes whichever pipeline's
-// result.
+// two words as a double's bits instead, and its beats go through
+// accel_double_requant_serial beside accel_requant. That pipeline takes a lane a cycle,
+// so a double-scale beat is read BEAT_BYTES times, the last read's data going on, before
+// the sequencer moves on; the writer takes whichever pipeline's result.
 //
 // Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
 // after every B response of the instruction arrived. A B response with an error pulses
@@ -217,19 +218,38 @@ module accel_drain_unit #(
     assign last_kb = last_kb_q;
     assign last_beat = last_c && last_b && last_x && last_y && last_kb;
 
-    // second_q: in add mode, the next read is the beat's second operand. A beat fires
-    // (the sequencer moves on and the writer reserves its slot) on its last read.
-    logic second_q, granted;
+    // A beat's reads: one, two in add mode (its operands), BEAT_BYTES in double-scale
+    // mode (the cycles its pipeline takes). A beat fires (the sequencer moves on and the
+    // writer reserves its slot) on its last read; whether the next read is the last is a
+    // register, as the fire fans out to every counter. second_q: in add mode, the next
+    // read is the beat's second operand.
+    localparam int RW = accel_isa_pkg::index_w(BEAT_BYTES);
+    logic [RW-1:0] read_q;         // the beat's reads so far (double-scale mode)
+    logic [RW-1:0] read_last_q;    // the instruction's reads per beat, minus one
+    logic          final_read_q;   // the next read is the beat's last
+    logic          one_read_q;     // ... always (one read per beat)
+    logic          second_q, granted;
     assign acc_re_o      = (state_q == S_RUN) && wr_addr_ready;
     assign quant_re_o    = acc_re_o;  // QUANT is drain's alone: read alongside, always
     assign acc_raddr_o   = second_q ? a_x_q + acc_add : a_x_q;
     assign quant_raddr_o = prm_q;
     assign granted       = acc_re_o && acc_gnt_i;
-    assign fire          = granted && (!add_mode || second_q);
+    assign fire          = granted && final_read_q;
 
+    logic [RW-1:0] reads_m1;  // the head instruction's reads per beat, minus one
+    assign reads_m1 = add_mode ? RW'(1) : double_mode ? RW'(BEAT_BYTES - 1) : '0;
     always_ff @(posedge clk_i) begin
-        if (rst_i || start) second_q <= 1'b0;
-        else if (granted && add_mode) second_q <= !second_q;
+        if (rst_i || start) begin
+            read_q       <= '0;
+            read_last_q  <= reads_m1;
+            final_read_q <= reads_m1 == '0;
+            one_read_q   <= reads_m1 == '0;
+            second_q     <= 1'b0;
+        end else if (granted) begin
+            read_q       <= final_read_q ? '0 : read_q + RW'(1);
+            final_read_q <= final_read_q ? one_read_q : read_q + RW'(1) == read_last_q;
+            second_q     <= add_mode && !second_q;
+        end
     end
 
     // Next addresses one level up: a new kb, y or x restarts every level below it.
@@ -392,8 +412,8 @@ module accel_drain_unit #(
 
     logic          dq_valid;
     logic [DW-1:0] dq_q;
-    accel_double_requant #(.LANES(BEAT_BYTES)) u_double_requant (
-        .clk_i, .rst_i, .en_i(1'b1), .valid_i(r3_double),
+    accel_double_requant_serial #(.LANES(BEAT_BYTES)) u_double_requant (
+        .clk_i, .rst_i, .valid_i(r3_double),
         .acc_i(r3_acc), .scale_i(r3_words),
         .zy_i(zy), .act_min_i(act_min), .act_max_i(act_max),
         .valid_o(dq_valid), .q_o(dq_q));

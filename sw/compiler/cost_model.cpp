@@ -587,16 +587,17 @@ int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
     return m.beats(run);
 }
 
-// The drain reads one beat per cycle (two in add mode: both operands) into the burst
-// writer, which sends a burst (AW, then W) only once it is closed: the first AW follows
-// the first burst's last address, and the addresses keep ahead of the data. The DRAIN
+// The drain reads one beat per cycle (per two in add mode, per beat_bytes in double-scale
+// mode: isa::drain_reads_per_beat) into the burst writer, which sends a burst (AW, then
+// W) only once it is closed: the first AW follows the first burst's last address, and
+// the addresses keep ahead of the data. The DRAIN
 // completes after the last B response, a DRAM latency after its last beat.
 int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
-    const int64_t reads = d.add ? 2 : 1;  // ACC reads per beat
-    const int64_t lead =
-        kDrainLead + (d.add ? kAddPipeline : 0) + (d.double_scale ? kDoubleScalePipeline : 0);
+    const int64_t reads = isa::drain_reads_per_beat(d, m.hw);  // a cycle each
+    const int64_t lead = kDrainLead + (d.add ? kAddPipeline : 0) +
+                         (d.double_scale ? double_scale_pipeline(m.hw) : 0);
     Bursts w;
     w.n = ceil_div(n, run) * bursts_of(run);
     w.burst_beats = double(n) / double(w.n);

@@ -20,9 +20,11 @@ constexpr int64_t kDrainLead = 10;       // DRAIN start to its first AW, besides
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
 constexpr int64_t kAddPipeline = kAddOperandsLatency;  // add mode: the operands'
                                                      // rescaling before accel_requant
-constexpr int64_t kDoubleScalePipeline =             // double-scale mode: the stages of
-    int64_t{kDoubleRequantLatency} - kRequantLatency;  // accel_double_requant beyond
-                                                       // accel_requant's
+// Double-scale mode: the stages of accel_double_requant_serial beyond accel_requant's.
+// Its one accel_double_requant lane takes the beat's lanes a cycle each.
+constexpr int64_t double_scale_pipeline(const HwParams& hw) {
+    return int64_t{kDoubleRequantLatency} + hw.beat_bytes - kRequantLatency;
+}
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B

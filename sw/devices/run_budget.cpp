@@ -39,8 +39,9 @@ uint64_t gemm_cycles(const isa::Gemm& g) {
 }
 
 uint64_t drain_cycles(const isa::Drain& d, const HwParams& hw) {
-    // Each image's entry is its own burst in the worst case; add mode reads ACC twice a beat.
-    const uint64_t beats = ceil_div_u64(hw.block_out, hw.beat_bytes) * (d.add ? 2 : 1);
+    // Each image's entry is its own burst in the worst case, each beat its reads.
+    const uint64_t beats =
+        ceil_div_u64(hw.block_out, hw.beat_bytes) * isa::drain_reads_per_beat(d, hw);
     const uint64_t per_image = beats + hw.config.dram_latency_cycles + kBurstFixed;
     const uint64_t images = saturating_mul<uint64_t>(isa::drain_entries(d), hw.batch);
     return saturating_add<uint64_t>(saturating_mul<uint64_t>(images, per_image), kFixed);

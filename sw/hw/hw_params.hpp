@@ -25,7 +25,8 @@ constexpr uint32_t kQueueLatency = 2;
 // The drain's pipelines, cycles from an ACC read's data to the result (each module's
 // bench checks its LATENCY or STAGES against these): accel_requant (rtl/accel_requant.sv);
 // in add mode accel_add_operands (rtl/accel_add_operands.sv) before it; in double-scale
-// mode accel_double_requant (rtl/accel_double_requant.sv) instead of it.
+// mode, instead of it, accel_double_requant (rtl/accel_double_requant.sv) with one lane,
+// which a beat's lanes go through a cycle each (rtl/accel_double_requant_serial.sv).
 constexpr uint32_t kRequantLatency = 10;
 constexpr uint32_t kAddOperandsLatency = 9;
 constexpr uint32_t kDoubleRequantLatency = 12;

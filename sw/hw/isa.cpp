@@ -239,6 +239,11 @@ uint64_t drain_bytes(const Drain& d, const HwParams& hw) {
     return saturating_product<uint64_t>({drain_entries(d), hw.batch, hw.block_out});
 }
 
+uint32_t drain_reads_per_beat(const Drain& d, const HwParams& hw) {
+    if (d.add) return 2;
+    return d.double_scale ? hw.beat_bytes : 1;
+}
+
 namespace {
 
 // Where HwParams holds a LOAD destination's entry size and depth; none for a buffer

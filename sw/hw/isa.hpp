@@ -181,6 +181,11 @@ uint64_t gemm_steps(const Gemm& g);
 uint64_t drain_entries(const Drain& d);
 uint64_t drain_bytes(const Drain& d, const HwParams& hw);
 
+// The ACC reads a DRAIN makes per AXI beat of output, a cycle each at least: two in add
+// mode (both operands), beat_bytes in double-scale mode (its pipeline takes a lane a
+// cycle, so the drain reads the beat again until the beat has had its cycles), else one.
+uint32_t drain_reads_per_beat(const Drain& d, const HwParams& hw);
+
 // The entry size and depth of the SRAM a LOAD writes.
 uint32_t entry_bytes(Buffer b, const HwParams& hw);
 uint32_t depth_of(Buffer b, const HwParams& hw);
