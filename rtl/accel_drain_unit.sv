@@ -195,7 +195,9 @@ module accel_drain_unit #(
     // Loop counters kb, y, x (entries), b (image), c (beat of the image's chunk), and
     // t = b*BPC + c (beat of the entry); running ACC/PRM/DRAM addresses, so no
     // multipliers: d_*_q is the DRAM address of the current kb / y / x / b / beat.
-    logic [15:0]       kb_q, y_q, x_q;
+    // kb, y and x count in accel_prim_count_last, whose last-value flags are registers:
+    // the beat's fire, which every counter follows, starts from flags, not from
+    // comparisons against the instruction (docs/fpga.md, timing).
     logic [BW-1:0]     b_q;
     logic [CW-1:0]     c_q;
     logic [TW-1:0]     t_q;
@@ -203,20 +205,23 @@ module accel_drain_unit #(
     logic [PRM_AW-1:0] prm_q;
     logic [31:0]       d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q;
     logic last_c, last_b, last_x, last_y, last_kb;
-    // Whether x, y and kb hold their last values is kept in registers, worked out as
-    // they move (equal to the extent minus 2 before the step, or an extent of 1 after a
-    // restart), so the beat's fire, which every counter follows, starts from flags, not
-    // from comparisons against the instruction (docs/fpga.md, timing).
-    logic last_x_q, last_y_q, last_kb_q;
-    logic [15:0] x_m2_q, y_m2_q, kb_m2_q;  // extents minus 2 (all ones for 1: unreached)
-    logic x_one_q, y_one_q;                // extents of 1
+    logic step_x, step_y, step_kb;      // the beat's fire moves x, y, kb
+    logic [15:0] x_idx, y_idx, kb_idx;  // (the addresses run alongside instead)
 
     assign last_c  = (c_q == CW'(BPC - 1));
     assign last_b  = (b_q == BW'(BATCH - 1));
-    assign last_x  = last_x_q;
-    assign last_y  = last_y_q;
-    assign last_kb = last_kb_q;
     assign last_beat = last_c && last_b && last_x && last_y && last_kb;
+    assign step_x  = fire && last_c && last_b;
+    assign step_y  = step_x && last_x;
+    assign step_kb = step_y && last_y;
+    accel_prim_count_last u_x (.clk_i, .rst_i, .load_i(start), .count_i(n_x),
+                               .step_i(step_x), .value_o(x_idx), .last_o(last_x));
+    accel_prim_count_last u_y (.clk_i, .rst_i, .load_i(start), .count_i(n_y),
+                               .step_i(step_y), .value_o(y_idx), .last_o(last_y));
+    accel_prim_count_last u_kb (.clk_i, .rst_i, .load_i(start), .count_i(n_kb),
+                                .step_i(step_kb), .value_o(kb_idx), .last_o(last_kb));
+    logic unused_idx;
+    assign unused_idx = ^{x_idx, y_idx, kb_idx};
 
     // A beat's reads: one, two in add mode (its operands), BEAT_BYTES in double-scale
     // mode (the cycles its pipeline takes). A beat fires (the sequencer moves on and the
@@ -263,14 +268,10 @@ module accel_drain_unit #(
 
     always_ff @(posedge clk_i) begin
         if (start) begin
-            {kb_q, y_q, x_q} <= '0;
             {b_q, c_q, t_q} <= '0;
             {a_kb_q, a_y_q, a_x_q} <= {3{acc_base}};
             prm_q <= prm_base;
             {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{dram_base}};
-            {x_m2_q, y_m2_q, kb_m2_q} <= {n_x - 16'd2, n_y - 16'd2, n_kb - 16'd2};
-            {x_one_q, y_one_q} <= {n_x == 16'd1, n_y == 16'd1};
-            {last_x_q, last_y_q, last_kb_q} <= {n_x == 16'd1, n_y == 16'd1, n_kb == 16'd1};
         end else if (fire) begin
             if (!last_c) begin
                 c_q <= c_q + CW'(1);
@@ -285,22 +286,12 @@ module accel_drain_unit #(
             end else begin
                 {b_q, c_q, t_q} <= '0;
                 if (!last_x) begin
-                    x_q <= x_q + 16'd1;
-                    last_x_q <= x_q == x_m2_q;
                     a_x_q <= a_x_q + acc_x;
                     {d_x_q, d_b_q, d_beat_q} <= {3{d_x_n}};
                 end else if (!last_y) begin
-                    x_q <= '0;
-                    last_x_q <= x_one_q;
-                    y_q <= y_q + 16'd1;
-                    last_y_q <= y_q == y_m2_q;
                     {a_y_q, a_x_q} <= {2{a_y_n}};
                     {d_y_q, d_x_q, d_b_q, d_beat_q} <= {4{d_y_n}};
                 end else if (!last_kb) begin
-                    {x_q, y_q} <= '0;
-                    {last_x_q, last_y_q} <= {x_one_q, y_one_q};
-                    kb_q <= kb_q + 16'd1;
-                    last_kb_q <= kb_q == kb_m2_q;
                     prm_q <= prm_q + PRM_AW'(1);
                     {a_kb_q, a_y_q, a_x_q} <= {3{a_kb_n}};
                     {d_kb_q, d_y_q, d_x_q, d_b_q, d_beat_q} <= {5{d_kb_n}};
@@ -420,10 +411,6 @@ module accel_drain_unit #(
 
     // The modes never overlap: one pipeline's results at a time reach the writer.
     `ACCEL_ASSERT(a_one_pipeline_at_a_time, !(rq_valid && dq_valid), clk_i, rst_i)
-    // The last-value flags say what the comparisons would while an instruction runs.
-    `ACCEL_ASSERT(a_last_flags, state_q == S_RUN |-> last_x_q == (x_q == n_x - 16'd1) &&
-                  last_y_q == (y_q == n_y - 16'd1) && last_kb_q == (kb_q == n_kb - 16'd1),
-                  clk_i, rst_i)
 
     // ---------------------------------------------------------------- AXI write
     accel_drain_burst_writer #(.BEAT_BYTES(BEAT_BYTES), .MAX_OUTSTANDING(MAX_OUTSTANDING),

@@ -66,13 +66,6 @@ module accel_load_burst_gen #(
     logic [31:0]      addr_q;              // next burst's address
     logic [RB_W-1:0]  left_q;              // beats of the current segment not yet requested
     logic [31:0]      seg_q, row_q, plane_q;  // start of the current segment / row / plane
-    logic [15:0]      x_q, y_q, z_q;
-    // Whether x, y and z are at their last values, kept in registers as they move
-    // (equal to the count minus 2 before the step, or a count of 1 after a restart):
-    // the next segment's choice then starts from flags (docs/fpga.md, timing).
-    logic             x_end_q, y_end_q, z_end_q;
-    logic [15:0]      x_m2_q, y_m2_q, z_m2_q;  // counts minus 2 (all ones for 1: unreached)
-    logic             x_one_q, y_one_q;
     logic [31:0]      x_stride_q, y_stride_q, z_stride_q;
     logic [RB_W-1:0]  seg_beats_q;
     logic [CNT_W-1:0] cnt_q;               // bursts in flight
@@ -84,8 +77,13 @@ module accel_load_burst_gen #(
     logic [BURST_W-1:0] beats_q;    // beats of the burst at addr_q
     logic               seg_end_q;  // it ends the segment
     logic [PG_W-1:0]    to_page_q;  // beats from addr_q to the end of its page
+    // The segment x of row y of plane z, counted in accel_prim_count_last: whether each
+    // is at its last value is a register, so the next segment's choice starts from
+    // flags (docs/fpga.md, timing).
+    logic               x_end, y_end, z_end;
+    logic [15:0]        x_idx, y_idx, z_idx;  // (the addresses run alongside instead)
     logic               row_end;
-    assign row_end = seg_end_q && x_end_q;
+    assign row_end = seg_end_q && x_end;
 
     // The burst of a segment's beats `left` from an address `to_page` beats before the
     // end of its page.
@@ -140,6 +138,16 @@ module accel_load_burst_gen #(
     logic ar_fire;
     assign ar_fire = ar_valid_o && ar_ready_i;
 
+    accel_prim_count_last u_x (.clk_i, .rst_i, .load_i(start_i), .count_i(seg_count_i),
+                               .step_i(ar_fire && seg_end_q), .value_o(x_idx), .last_o(x_end));
+    accel_prim_count_last u_y (.clk_i, .rst_i, .load_i(start_i), .count_i(y_size_i),
+                               .step_i(ar_fire && row_end), .value_o(y_idx), .last_o(y_end));
+    accel_prim_count_last u_z (.clk_i, .rst_i, .load_i(start_i), .count_i(z_size_i),
+                               .step_i(ar_fire && row_end && y_end), .value_o(z_idx),
+                               .last_o(z_end));
+    logic unused_idx;
+    assign unused_idx = ^{x_idx, y_idx, z_idx};
+
     // The address after the current segment: the next segment of this row, the next
     // row of this plane or the next plane.
     logic [31:0] next_seg, next_row, next_plane;
@@ -153,7 +161,7 @@ module accel_load_burst_gen #(
         end else if (start_i) begin
             active_q <= 1'b1;
         end else begin
-            if (ar_fire && row_end && y_end_q && z_end_q) active_q <= 1'b0;
+            if (ar_fire && row_end && y_end && z_end) active_q <= 1'b0;
             // Halt only when no AR is pending: AXI forbids withdrawing ar_valid.
             if (halt_i && !(ar_valid_o && !ar_ready_i)) active_q <= 1'b0;
         end
@@ -171,7 +179,7 @@ module accel_load_burst_gen #(
                                                       : to_page_q - PG_W'(beats_q);
     always_comb begin
         if (!row_end) new_seg = next_seg;
-        else if (!y_end_q) new_seg = next_row;
+        else if (!y_end) new_seg = next_row;
         else new_seg = next_plane;
         new_to_page = page_rest(new_seg[PAGE_LG-1:BB_LG]);
     end
@@ -188,13 +196,6 @@ module accel_load_burst_gen #(
             seg_beats_q <= seg_beats_i;
             seg_short_q <= 32'(seg_head_i) <= MAX_BURST;
             page_cut_q  <= PG_W'(PAGE_BEATS) - PG_W'(seg_head_i);
-            x_q         <= '0;
-            y_q         <= '0;
-            z_q         <= '0;
-            {x_m2_q, y_m2_q, z_m2_q} <= {seg_count_i - 16'd2, y_size_i - 16'd2, z_size_i - 16'd2};
-            {x_one_q, y_one_q} <= {seg_count_i == 16'd1, y_size_i == 16'd1};
-            {x_end_q, y_end_q, z_end_q} <= {seg_count_i == 16'd1, y_size_i == 16'd1,
-                                            z_size_i == 16'd1};
             x_stride_q  <= x_stride_i;
             y_stride_q  <= y_stride_i;
             z_stride_q  <= z_stride_i;
@@ -210,22 +211,11 @@ module accel_load_burst_gen #(
                 to_page_q <= new_to_page;
                 {seg_end_q, beats_q} <= seg_burst(new_seg[PAGE_LG-1:BB_LG]);
                 if (!row_end) begin
-                    x_q     <= x_q + 16'd1;
-                    x_end_q <= x_q == x_m2_q;
                     seg_q   <= next_seg;
-                end else if (!y_end_q) begin
-                    x_q     <= '0;
-                    x_end_q <= x_one_q;
-                    y_q     <= y_q + 16'd1;
-                    y_end_q <= y_q == y_m2_q;
+                end else if (!y_end) begin
                     seg_q   <= next_row;
                     row_q   <= next_row;
                 end else begin  // next plane (or past the end: the values are then unused)
-                    x_q     <= '0;
-                    y_q     <= '0;
-                    {x_end_q, y_end_q} <= {x_one_q, y_one_q};
-                    z_q     <= z_q + 16'd1;
-                    z_end_q <= z_q == z_m2_q;
                     plane_q <= next_plane;
                     seg_q   <= next_plane;
                     row_q   <= next_plane;
@@ -258,11 +248,7 @@ module accel_load_burst_gen #(
     `ACCEL_ASSERT(a_burst_in_page,
                   ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
                   clk_i, rst_i)
-    // The flags say what the comparisons would, and the first burst of each segment is
-    // what the general rule gives.
-    `ACCEL_ASSERT(a_end_flags, active_q |-> x_end_q == (x_q == x_m2_q + 16'd1) &&
-                  y_end_q == (y_q == y_m2_q + 16'd1) && z_end_q == (z_q == z_m2_q + 16'd1),
-                  clk_i, rst_i)
+    // The first burst of each segment is what the general rule gives.
     `ACCEL_ASSERT(a_segment_burst, active_q && left_q == seg_beats_q |->
                   {seg_end_q, beats_q} == burst(left_q, to_page_q), clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_ar_valid_known, {ar_valid_o, idle_o}, clk_i, rst_i)

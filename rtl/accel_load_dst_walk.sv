@@ -36,40 +36,45 @@ module accel_load_dst_walk #(
 
     logic          active_q;
     logic [AW-1:0] addr_q;
-    logic [16:0]   x_q, y_q;             // position in the padded plane
-    logic [15:0]   z_q;
-    // The cursor's comparisons are kept in registers (docs/fpga.md, timing): each is
-    // worked out for the next position as the cursor moves, from equalities of the
-    // current one against thresholds latched at the start, so the writer's step, which
-    // every register of the walk follows, starts from flags rather than from 17-bit
+    // The position in the padded plane: x, y and z count in accel_prim_count_last,
+    // whose last-value flags (x_end, y_end, z_end) are registers. The cursor's other
+    // comparisons are kept in registers too (docs/fpga.md, timing): each is worked out
+    // for the next position as the cursor moves, from equalities of the current one
+    // against thresholds latched at the start, so the writer's step, which every
+    // register of the walk follows, starts from flags rather than from 17-bit
     // comparisons. A threshold one below 0 (all ones) is never reached: positions stay
     // below 2^17 - 1.
+    logic [16:0]   x_q, y_q;
+    logic [15:0]   z_idx;                // (only its end matters)
+    logic          x_end, y_end, z_end;  // the last column / row / plane
     logic          x_in_q, y_in_q;       // the column / row holds data
     logic          keep_q;               // x_q >= skip
-    logic          x_end_q, y_end_q, z_end_q;  // the last column / row / plane
     logic [16:0]   x_lo_m1_q, y_lo_m1_q;       // first data column / row, minus one
     logic [16:0]   x_hi_m1_q, y_hi_m1_q;       // last data column / row
-    logic [16:0]   x_last_m1_q, y_last_m1_q;   // last column / row (padding included), minus one
-    logic [15:0]   z_last_m1_q;
     logic [16:0]   skip_m1_q;
-    logic          x_lo0_q, y_lo0_q, x_last0_q, y_last0_q, skip0_q;  // ... is 0
+    logic          x_lo0_q, y_lo0_q, skip0_q;  // ... is 0
 
     assign active_o  = active_q;
     assign addr_o    = addr_q;
     assign is_data_o = x_in_q && y_in_q;
     assign keep_o    = keep_q;
 
-    logic x_end, y_end, z_end;
-    assign x_end = x_end_q;
-    assign y_end = y_end_q;
-    assign z_end = z_end_q;
-
     // The instruction's thresholds, and their first-position flags.
-    logic [16:0] x_hi, y_hi, x_last, y_last;
-    assign x_hi   = 17'(pad_left_i) + 17'(x_size_i);
-    assign y_hi   = 17'(pad_top_i) + 17'(y_size_i);
-    assign x_last = x_hi + 17'(pad_right_i) - 17'd1;
-    assign y_last = y_hi + 17'(pad_bottom_i) - 17'd1;
+    logic [16:0] x_hi, y_hi;
+    assign x_hi = 17'(pad_left_i) + 17'(x_size_i);
+    assign y_hi = 17'(pad_top_i) + 17'(y_size_i);
+
+    accel_prim_count_last #(.W(17)) u_x (
+        .clk_i, .rst_i, .load_i(start_i), .count_i(x_hi + 17'(pad_right_i)), .step_i,
+        .value_o(x_q), .last_o(x_end));
+    accel_prim_count_last #(.W(17)) u_y (
+        .clk_i, .rst_i, .load_i(start_i), .count_i(y_hi + 17'(pad_bottom_i)),
+        .step_i(step_i && x_end), .value_o(y_q), .last_o(y_end));
+    accel_prim_count_last u_z (
+        .clk_i, .rst_i, .load_i(start_i), .count_i(z_size_i), .step_i(step_i && x_end && y_end),
+        .value_o(z_idx), .last_o(z_end));
+    logic unused_z;
+    assign unused_z = ^z_idx;
 
     always_ff @(posedge clk_i) begin
         if (rst_i) begin
@@ -84,53 +89,26 @@ module accel_load_dst_walk #(
     always_ff @(posedge clk_i) begin
         if (start_i) begin
             addr_q      <= sram_base_i;
-            x_q         <= '0;
-            y_q         <= '0;
-            z_q         <= '0;
             x_lo_m1_q   <= 17'(pad_left_i) - 17'd1;
             y_lo_m1_q   <= 17'(pad_top_i) - 17'd1;
             x_hi_m1_q   <= x_hi - 17'd1;
             y_hi_m1_q   <= y_hi - 17'd1;
-            x_last_m1_q <= x_last - 17'd1;
-            y_last_m1_q <= y_last - 17'd1;
-            z_last_m1_q <= z_size_i - 16'd2;
             skip_m1_q   <= 17'(skip_i) - 17'd1;
             x_lo0_q     <= pad_left_i == '0;
             y_lo0_q     <= pad_top_i == '0;
-            x_last0_q   <= x_last == '0;
-            y_last0_q   <= y_last == '0;
             skip0_q     <= skip_i == '0;
             x_in_q      <= pad_left_i == '0;
             y_in_q      <= pad_top_i == '0;
             keep_q      <= skip_i == '0;
-            x_end_q     <= x_last == '0;
-            y_end_q     <= y_last == '0;
-            z_end_q     <= z_size_i == 16'd1;
         end else if (step_i) begin
             if (keep_o) addr_q <= addr_q + AW'(1);
-            x_q <= x_end ? '0 : x_q + 17'd1;
-            if (x_end) begin
-                x_in_q  <= x_lo0_q;
-                keep_q  <= skip0_q;
-                x_end_q <= x_last0_q;
+            if (x_end) begin  // the next row (or plane)
+                x_in_q <= x_lo0_q;
+                keep_q <= skip0_q;
+                y_in_q <= y_end ? y_lo0_q : y_in_q ? y_q != y_hi_m1_q : y_q == y_lo_m1_q;
             end else begin
-                x_in_q  <= x_in_q ? x_q != x_hi_m1_q : x_q == x_lo_m1_q;
-                keep_q  <= keep_q || x_q == skip_m1_q;
-                x_end_q <= x_q == x_last_m1_q;
-            end
-            if (x_end) begin
-                y_q <= y_end ? '0 : y_q + 17'd1;
-                if (y_end) begin
-                    y_in_q  <= y_lo0_q;
-                    y_end_q <= y_last0_q;
-                end else begin
-                    y_in_q  <= y_in_q ? y_q != y_hi_m1_q : y_q == y_lo_m1_q;
-                    y_end_q <= y_q == y_last_m1_q;
-                end
-            end
-            if (x_end && y_end) begin
-                z_q     <= z_q + 16'd1;
-                z_end_q <= z_q == z_last_m1_q;
+                x_in_q <= x_in_q ? x_q != x_hi_m1_q : x_q == x_lo_m1_q;
+                keep_q <= keep_q || x_q == skip_m1_q;
             end
         end
     end
@@ -143,10 +121,7 @@ module accel_load_dst_walk #(
     `ACCEL_ASSERT(a_flags_follow_cursor, active_q |->
                   x_in_q == (x_q >= x_lo_m1_q + 17'd1 && x_q <= x_hi_m1_q) &&
                   y_in_q == (y_q >= y_lo_m1_q + 17'd1 && y_q <= y_hi_m1_q) &&
-                  keep_q == (x_q >= skip_m1_q + 17'd1) &&
-                  x_end_q == (x_q == x_last_m1_q + 17'd1) &&
-                  y_end_q == (y_q == y_last_m1_q + 17'd1) &&
-                  z_end_q == (z_q == z_last_m1_q + 16'd1), clk_i, rst_i)
+                  keep_q == (x_q >= skip_m1_q + 17'd1), clk_i, rst_i)
 endmodule
 
 `default_nettype wire
