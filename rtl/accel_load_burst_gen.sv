@@ -95,35 +95,36 @@ module accel_load_burst_gen #(
         if (to_page < PG_W'(b)) b = to_page[BURST_W-1:0];
         burst = {left == RB_W'(b), b};  // {seg_end, beats}
     endfunction
-    // The first burst of a LOAD, from its segment's saturated beats.
-    // Its comparisons are side by side, not one after another (a start's path).
+    // The first burst of a segment: the segment, if it is short (at most MAX_BURST
+    // beats) and its page does not end first, else up to the page's end or MAX_BURST.
+    // The callers work out the three comparisons side by side, each from what it has in
+    // registers, so the page's rest is never computed before them (docs/fpga.md, timing).
+    function automatic logic [BURST_W:0] head_burst(input logic short_seg, page_first,
+                                                    page_short,
+                                                    input logic [BURST_W-1:0] to_page, seg);
+        if (short_seg) head_burst = {!page_first, page_first ? to_page : seg};
+        else head_burst = {1'b0, page_short ? to_page : BURST_W'(MAX_BURST)};
+    endfunction
+    // A LOAD's first, from its segment's saturated beats.
     localparam int HC_W = (PG_W > BURST_W + 1) ? PG_W : BURST_W + 1;
     function automatic logic [BURST_W:0] first_burst(input logic [BURST_W:0] head,
                                                      input logic [PG_W-1:0] to_page);
-        logic short_seg, page_first, page_short;
-        short_seg  = head <= (BURST_W+1)'(MAX_BURST);            // head is the segment
-        page_first = HC_W'(to_page) < HC_W'(head);               // the page ends first
-        page_short = to_page < PG_W'(MAX_BURST);
-        if (short_seg) first_burst = {!page_first, page_first ? to_page[BURST_W-1:0]
-                                                              : head[BURST_W-1:0]};
-        else first_burst = {1'b0, page_short ? to_page[BURST_W-1:0] : BURST_W'(MAX_BURST)};
+        first_burst = head_burst(head <= (BURST_W+1)'(MAX_BURST),   // head is the segment
+                                 HC_W'(to_page) < HC_W'(head),      // the page ends first
+                                 to_page < PG_W'(MAX_BURST),
+                                 to_page[BURST_W-1:0], head[BURST_W-1:0]);
     endfunction
-    // The first burst of a segment (all seg_beats_q beats left) at beat `pb` of its
-    // page, from comparisons of pb against registers and constants, side by side: the
-    // page's rest is never computed first (docs/fpga.md, timing). seg_short_q:
-    // seg_beats_q <= MAX_BURST; page_cut_q: PAGE_BEATS - seg_beats_q when it is (the
-    // page ends first, to_page < seg_beats_q, exactly when pb > page_cut_q).
+    // A later segment's, at beat `pb` of its page, from comparisons of pb against
+    // registers and constants. seg_short_q: seg_beats_q <= MAX_BURST; page_cut_q:
+    // PAGE_BEATS - seg_beats_q when it is (the page ends first, to_page < seg_beats_q,
+    // exactly when pb > page_cut_q).
     logic            seg_short_q;
     logic [PG_W-1:0] page_cut_q;
     function automatic logic [BURST_W:0] seg_burst(input logic [PAGE_LG-BB_LG-1:0] pb);
-        logic [BURST_W-1:0] to_page;  // the page's rest, when below MAX_BURST
-        logic page_first, page_short;
-        to_page    = BURST_W'(PG_W'(PAGE_BEATS) - PG_W'(pb));
-        page_first = PG_W'(pb) > page_cut_q;
-        page_short = PG_W'(pb) > PG_W'(PAGE_BEATS - MAX_BURST);
-        if (seg_short_q) seg_burst = {!page_first, page_first ? to_page
-                                                              : seg_beats_q[BURST_W-1:0]};
-        else seg_burst = {1'b0, page_short ? to_page : BURST_W'(MAX_BURST)};
+        seg_burst = head_burst(seg_short_q, PG_W'(pb) > page_cut_q,
+                               PG_W'(pb) > PG_W'(PAGE_BEATS - MAX_BURST),
+                               BURST_W'(PG_W'(PAGE_BEATS) - PG_W'(pb)),  // when below MAX_BURST
+                               seg_beats_q[BURST_W-1:0]);
     endfunction
     // (of an address's beat within its page)
     function automatic logic [PG_W-1:0] page_rest(input logic [PAGE_LG-BB_LG-1:0] beat);
