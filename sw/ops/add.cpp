@@ -40,9 +40,7 @@ int8_t add_one(const AddParams& p, int8_t a, int8_t b) {
 AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
                       const QuantParams& output, FusedActivation activation) {
     AddParams p;
-    p.input1_offset = -int8_zero_point(input1, "input1");
-    p.input2_offset = -int8_zero_point(input2, "input2");
-    p.output_offset = int8_zero_point(output, "output");
+    prepare_binary_offsets(p, input1, input2, output);
     p.left_shift = 20;
     // TFLite doubles the larger float scale in float (exact) and divides in double.
     const double twice_max_input_scale = 2 * std::max(input1.scale, input2.scale);
@@ -71,12 +69,8 @@ TensorI8 add(const AddParams& p, const TensorI8& input1, const TensorI8& input2)
         if (shift < -31 || shift > 0) throw Error(fmt::format("add: shift {} not in [-31, 0]",
                                                               shift));
     }
-    const Broadcast b = broadcast_shapes(input1.shape, input2.shape, "add");
-    TensorI8 out(b.shape);
-    for_each_broadcast(b, out.size(), [&](size_t i, size_t at1, size_t at2) {
-        out.data[i] = add_one(p, input1.data[at1], input2.data[at2]);
-    });
-    return out;
+    return broadcast_binary(input1, input2, "add",
+                            [&](int8_t a, int8_t b) { return add_one(p, a, b); });
 }
 
 }  // namespace accel

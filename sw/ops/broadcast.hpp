@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/tensor.hpp"
+
 namespace accel {
 
 struct Broadcast {
@@ -35,6 +37,17 @@ void for_each_broadcast(const Broadcast& b, size_t count, F f) {
             index[d] = 0;
         }
     }
+}
+
+// f(a, b) on every pair of elements the broadcast shapes of `input1` and `input2` pair.
+template <typename F>
+TensorI8 broadcast_binary(const TensorI8& input1, const TensorI8& input2, const char* op, F f) {
+    const Broadcast b = broadcast_shapes(input1.shape, input2.shape, op);
+    TensorI8 out(b.shape);
+    for_each_broadcast(b, out.size(), [&](size_t i, size_t at1, size_t at2) {
+        out.data[i] = f(input1.data[at1], input2.data[at2]);
+    });
+    return out;
 }
 
 }  // namespace accel

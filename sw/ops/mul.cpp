@@ -10,9 +10,7 @@ namespace accel {
 MulParams prepare_mul(const QuantParams& input1, const QuantParams& input2,
                       const QuantParams& output, FusedActivation activation) {
     MulParams p;
-    p.input1_offset = -int8_zero_point(input1, "input1");
-    p.input2_offset = -int8_zero_point(input2, "input2");
-    p.output_offset = int8_zero_point(output, "output");
+    prepare_binary_offsets(p, input1, input2, output);
     // In float, then widened: TFLite multiplies and divides the float scales.
     const float scale = input1.scale * input2.scale / output.scale;
     p.output = quantize_multiplier(scale);
@@ -28,12 +26,8 @@ int8_t mul(const MulParams& p, int8_t a, int8_t b) {
 }
 
 TensorI8 mul(const MulParams& p, const TensorI8& input1, const TensorI8& input2) {
-    const Broadcast b = broadcast_shapes(input1.shape, input2.shape, "mul");
-    TensorI8 out(b.shape);
-    for_each_broadcast(b, out.size(), [&](size_t i, size_t at1, size_t at2) {
-        out.data[i] = mul(p, input1.data[at1], input2.data[at2]);
-    });
-    return out;
+    return broadcast_binary(input1, input2, "mul",
+                            [&](int8_t a, int8_t b) { return mul(p, a, b); });
 }
 
 }  // namespace accel

@@ -54,8 +54,7 @@ Tensor<int32_t> compute(const Model& m, const Operator& op) {
         case OpKind::Concatenation: {
             std::vector<Tensor<int32_t>> parts;
             for (size_t i = 0; i < op.inputs.size(); ++i) parts.push_back(int32_value(in(i)));
-            std::vector<const Tensor<int32_t>*> views;
-            for (const Tensor<int32_t>& t : parts) views.push_back(&t);
+            const std::vector<const Tensor<int32_t>*> views = pointers_to(parts);
             if (op.kind == OpKind::Pack) return pack(prepare_pack(input_shapes(m, op), op.axis), views);
             const auto rank = static_cast<int>(in(0).shape.size());
             return concatenate(static_cast<size_t>(op.axis < 0 ? op.axis + rank : op.axis), views);

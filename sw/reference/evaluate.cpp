@@ -60,6 +60,11 @@ private:
         }
         return t;
     }
+    std::vector<TensorI8> all_i8() const {
+        std::vector<TensorI8> all;
+        for (size_t i = 0; i < op_.inputs.size(); ++i) all.push_back(i8(i));
+        return all;
+    }
     // What every sliding-window operator reads from the model alike.
     WindowOptions window_options() const {
         return {.padding = padding_kind(op_.padding), .stride_h = op_.stride_h,
@@ -124,11 +129,7 @@ Value Evaluation::concatenation() const {
     const ConcatenationParams p =
         prepare_concatenation(in(0).shape.size(), op_.axis, quants, quant_params(out()));
     if (prepare_only_) return {};
-    std::vector<TensorI8> parts;
-    for (size_t i = 0; i < op_.inputs.size(); ++i) parts.push_back(i8(i));
-    std::vector<const TensorI8*> views;
-    for (const TensorI8& t : parts) views.push_back(&t);
-    return Value::of(accel::concatenation(p, views));
+    return Value::of(accel::concatenation(p, pointers_to(all_i8())));
 }
 
 // The element-wise operators of one int8 input.
@@ -168,11 +169,7 @@ Value Evaluation::pack() const {
         }
     }
     if (prepare_only_) return {};
-    std::vector<TensorI8> parts;
-    for (size_t i = 0; i < op_.inputs.size(); ++i) parts.push_back(i8(i));
-    std::vector<const TensorI8*> views;
-    for (const TensorI8& t : parts) views.push_back(&t);
-    return Value::of(accel::pack(p, views));
+    return Value::of(accel::pack(p, pointers_to(all_i8())));
 }
 
 Value Evaluation::run() const {

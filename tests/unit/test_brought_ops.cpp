@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "int8_tensors.hpp"
 #include "graph_builder.hpp"
 #include "ops/hard_swish.hpp"
 #include "ops/leaky_relu.hpp"
@@ -25,13 +26,8 @@
 namespace accel {
 namespace {
 
-TensorI8 tensor(std::vector<int64_t> shape, std::vector<int8_t> values) {
-    TensorI8 t(std::move(shape));
-    t.data = std::move(values);
-    return t;
-}
-
-std::vector<int> as_ints(const TensorI8& t) { return {t.data.begin(), t.data.end()}; }
+using test::as_ints;
+using test::tensor;
 
 TEST(Logistic, TabulatesTheSigmoidOnTheOutputScaleOf256ths) {
     const Int8Table t = prepare_logistic({0.1f, 0}, {1.0f / 256, -128});
