@@ -3,14 +3,20 @@
     generate.py MODEL --output PATH.tflite [--resolution N] [--seed S] [--test-set PATH.npz]
 
 MODEL is resnet18 (built here: keras.applications has none), mobilenetv2, resnet50,
-digits (a small CNN trained on scikit-learn's 8x8 digits), float_io (a small random CNN
-with float32 input and output, so QUANTIZE and DEQUANTIZE at its edges, and a
-CONCATENATION and a DEPTHWISE_CONV_2D inside) or unsupported_tanh (a Dense then tanh: a
-TANH operator the kit does not support). The ImageNet models have random
-weights and batch-norm statistics measured on random inputs, so that activations stay
-in a sane range; the converter folds batch norm into the convolutions. Every model but
-float_io is fully int8 (input, output and every operator); all are batch 1, with
-per-channel weights (FULLY_CONNECTED's too).
+mobilenetv3_small (hard-swish, squeeze-excite: MUL, HARD_SWISH), efficientnet_b0
+(swish and squeeze-excite: LOGISTIC, MUL), yolo_tiny (a small YOLO-style detector:
+LeakyReLU, nearest upsampling, a concatenation and a sigmoid head, 64x64), dynamic_batch
+(a small CNN with Flatten converted with the default dynamic batch: its new shape is
+computed by SHAPE, STRIDED_SLICE and PACK), digits (a small CNN trained on
+scikit-learn's 8x8 digits), float_io (a small random CNN with float32 input and output,
+so QUANTIZE and DEQUANTIZE at its edges, and a CONCATENATION and a DEPTHWISE_CONV_2D
+inside) or unsupported_op (a Dense then elu: an ELU operator the kit does not support).
+The ImageNet models and yolo_tiny have random weights and batch-norm statistics
+measured on random inputs, so that activations stay in a sane range; the converter
+folds batch norm into the convolutions. Every model but float_io and unsupported_op is
+fully int8 (input, output and every operator); all run batch 1 (dynamic_batch's batch is
+dynamic in its signature, 1 in its shape), with per-channel weights (FULLY_CONNECTED's
+too).
 
 The same command writes a byte-identical file: every random draw comes from --seed,
 and TensorFlow's ops are made deterministic (checked for every model, two runs each,
@@ -35,14 +41,15 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 import numpy as np
 
-IMAGENET_MODELS = ("resnet18", "mobilenetv2", "resnet50")
-MODELS = IMAGENET_MODELS + ("digits", "float_io", "unsupported_tanh")
+IMAGENET_MODELS = ("resnet18", "mobilenetv2", "resnet50", "mobilenetv3_small", "efficientnet_b0")
+MODELS = IMAGENET_MODELS + ("digits", "float_io", "unsupported_op", "yolo_tiny", "dynamic_batch")
 
 # The operators the kit's model runner supports; anything else is reported.
 SUPPORTED_OPS = {
     "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "MAX_POOL_2D",
     "AVERAGE_POOL_2D", "MEAN", "PAD", "RESHAPE", "SOFTMAX", "QUANTIZE", "DEQUANTIZE",
-    "CONCATENATION",
+    "CONCATENATION", "SHAPE", "STRIDED_SLICE", "PACK", "LOGISTIC", "TANH", "HARD_SWISH",
+    "LEAKY_RELU", "MUL", "RESIZE_NEAREST_NEIGHBOR",
 }
 
 CALIBRATION_SAMPLES = 8  # random inputs for the ImageNet models' batch norm and ranges
@@ -129,6 +136,14 @@ def imagenet_model(name, res):
     inp = keras.Input((res, res, 3), batch_size=1, name="input")  # batch 1: static shapes
     if name == "mobilenetv2":
         app = keras.applications.MobileNetV2(weights=None, alpha=1.0, input_tensor=inp)
+    elif name == "mobilenetv3_small":
+        # The inputs are already in [-1, 1]: no Rescaling layer in front. The logits are
+        # the output: LiteRT's reference SOFTMAX aborts on this random network's logits.
+        app = keras.applications.MobileNetV3Small(weights=None, input_tensor=inp,
+                                                  include_preprocessing=False,
+                                                  classifier_activation=None)
+    elif name == "efficientnet_b0":
+        app = keras.applications.EfficientNetB0(weights=None, input_tensor=inp)
     else:
         app = keras.applications.ResNet50(weights=None, input_tensor=inp)
     # Re-wrapped so that the model takes one tensor, not the list that input_tensor gives.
@@ -184,11 +199,51 @@ def float_io_model():
     return keras.Model(inp, x, name="float_io")
 
 
-def unsupported_tanh_model():
+def yolo_tiny_model():
+    """A YOLOv3-tiny-like detector at 64x64: conv + batch norm + LeakyReLU(0.1) blocks,
+    max pools, a 1x1 conv upsampled (nearest) and concatenated with an earlier route,
+    and a 1x1 head of 3 anchors x (4 box + 1 objectness + 3 classes) through a sigmoid."""
+    L = keras.layers
+
+    def block(x, filters, kernel, name):
+        x = L.Conv2D(filters, kernel, padding="same", use_bias=False, name=name)(x)
+        x = L.BatchNormalization(name=f"{name}_bn")(x)
+        return L.LeakyReLU(negative_slope=0.1, name=f"{name}_leaky")(x)
+
+    inp = keras.Input((64, 64, 3), batch_size=1, name="input")
+    x = block(inp, 16, 3, "conv1")
+    x = L.MaxPooling2D(2, name="pool1")(x)                      # 32x32
+    x = block(x, 32, 3, "conv2")
+    x = L.MaxPooling2D(2, name="pool2")(x)                      # 16x16
+    route = block(x, 64, 3, "conv3")
+    x = L.MaxPooling2D(2, name="pool3")(route)                  # 8x8
+    x = block(x, 128, 3, "conv4")
+    x = block(x, 32, 1, "conv5")
+    # Resizing, not UpSampling2D: Keras 3 upsamples by repeating (TILE and RESHAPE).
+    x = L.Resizing(16, 16, interpolation="nearest", name="upsample")(x)  # 16x16
+    x = L.Concatenate(name="concat")([x, route])
+    x = block(x, 64, 3, "conv6")
+    x = L.Conv2D(3 * (5 + 3), 1, name="head")(x)
+    x = L.Activation("sigmoid", name="sigmoid")(x)
+    return keras.Model(inp, x, name="yolo_tiny")
+
+
+def dynamic_batch_model():
+    """No batch size: the converter keeps the batch dynamic (shape_signature -1), so
+    Flatten computes its new shape in the graph from the input's."""
+    L = keras.layers
+    inp = keras.Input((8, 8, 1), name="input")
+    x = L.Conv2D(8, 3, padding="same", activation="relu", name="conv")(inp)
+    x = L.Flatten(name="flatten")(x)
+    x = L.Dense(10, activation="softmax", name="fc")(x)
+    return keras.Model(inp, x, name="dynamic_batch")
+
+
+def unsupported_op_model():
     inp = keras.Input((16,), batch_size=1, name="input")
     x = keras.layers.Dense(16, name="fc")(inp)
-    x = keras.layers.Activation("tanh", name="tanh")(x)  # TANH is outside the kit's ops
-    return keras.Model(inp, x, name="unsupported_tanh")
+    x = keras.layers.Activation("elu", name="elu")(x)  # ELU is outside the kit's ops
+    return keras.Model(inp, x, name="unsupported_op")
 
 
 # ------------------------------------------------------------------------ conversion
@@ -278,11 +333,19 @@ def main():
         model.fit(x_train, y_train, epochs=30, batch_size=32, verbose=0)
         _, float_acc = model.evaluate(x_test, y_test, verbose=0)
         representative = x_train[:200]  # real images give the real activation ranges
+    elif args.model == "yolo_tiny":
+        model = yolo_tiny_model()
+        calib = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 64, 64, 3)).astype(np.float32)
+        calibrate_batch_norm(model, calib, rng)
+        representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 64, 64, 3)).astype(np.float32)
+    elif args.model == "dynamic_batch":
+        model = dynamic_batch_model()
+        representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 8, 8, 1)).astype(np.float32)
     elif args.model == "float_io":
         model = float_io_model()
         representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 12, 12, 3)).astype(np.float32)
     else:
-        model = unsupported_tanh_model()
+        model = unsupported_op_model()
         representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, 16)).astype(np.float32)
 
     tflite = convert_int8(model, representative,

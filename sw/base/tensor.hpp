@@ -45,6 +45,14 @@ struct Tensor {
 };
 
 using TensorI8 = Tensor<int8_t>;
+
+// Pointers to each tensor of `v`, for the operators that take a list of inputs.
+template <typename T>
+std::vector<const Tensor<T>*> pointers_to(const std::vector<Tensor<T>>& v) {
+    std::vector<const Tensor<T>*> out;
+    for (const Tensor<T>& t : v) out.push_back(&t);
+    return out;
+}
 using TensorI32 = Tensor<int32_t>;
 
 }  // namespace accel

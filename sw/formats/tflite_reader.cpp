@@ -98,6 +98,15 @@ std::optional<OpKind> op_kind(int32_t code) {
         case fb::BuiltinOperator_QUANTIZE: return OpKind::Quantize;
         case fb::BuiltinOperator_DEQUANTIZE: return OpKind::Dequantize;
         case fb::BuiltinOperator_CONCATENATION: return OpKind::Concatenation;
+        case fb::BuiltinOperator_SHAPE: return OpKind::Shape;
+        case fb::BuiltinOperator_STRIDED_SLICE: return OpKind::StridedSlice;
+        case fb::BuiltinOperator_PACK: return OpKind::Pack;
+        case fb::BuiltinOperator_LOGISTIC: return OpKind::Logistic;
+        case fb::BuiltinOperator_TANH: return OpKind::Tanh;
+        case fb::BuiltinOperator_HARD_SWISH: return OpKind::HardSwish;
+        case fb::BuiltinOperator_LEAKY_RELU: return OpKind::LeakyRelu;
+        case fb::BuiltinOperator_MUL: return OpKind::Mul;
+        case fb::BuiltinOperator_RESIZE_NEAREST_NEIGHBOR: return OpKind::ResizeNearestNeighbor;
         default: return std::nullopt;
     }
 }
@@ -252,8 +261,8 @@ public:
             case OpKind::Reshape:
                 // The new shape: a shape vector, else ReshapeOptions (reference/model_check.hpp).
                 expect_inputs(1, 2);
-                activation_input(0);
-                if (out_.inputs.size() == 2) int_constant(1, "shape");
+                data_input(0);
+                if (out_.inputs.size() == 2) shape_input(1, "shape");
                 read_reshape_options();
                 break;
             case OpKind::Softmax: read_softmax(); break;
@@ -266,8 +275,44 @@ public:
                 activation_input(0);
                 break;
             case OpKind::Concatenation: read_concatenation(); break;
+            case OpKind::Shape:
+                expect_inputs(1, 1);  // any tensor: only its shape is read
+                options<fb::ShapeOptions>(false);
+                break;
+            case OpKind::StridedSlice: read_strided_slice(); break;
+            case OpKind::Pack: read_pack(); break;
+            case OpKind::Logistic:
+            case OpKind::Tanh:
+            case OpKind::HardSwish:
+                expect_inputs(1, 1);
+                activation_input(0);
+                if (out_.kind == OpKind::HardSwish) options<fb::HardSwishOptions>(false);
+                break;
+            case OpKind::LeakyRelu:
+                expect_inputs(1, 1);
+                activation_input(0);
+                out_.alpha = options<fb::LeakyReluOptions>(true)->alpha();
+                break;
+            case OpKind::Mul:
+                expect_inputs(2, 2);
+                activation_input(0);
+                activation_input(1);
+                if (const auto* o = options<fb::MulOptions>(false)) {
+                    out_.activation = activation(o->fused_activation_function());
+                }
+                break;
+            case OpKind::ResizeNearestNeighbor:
+                expect_inputs(2, 2);
+                activation_input(0);
+                expect_rank("input", out_.inputs[0], 4);
+                int_constant(1, "size");
+                if (const auto* o = options<fb::ResizeNearestNeighborOptions>(false)) {
+                    out_.align_corners = o->align_corners();
+                    out_.half_pixel_centers = o->half_pixel_centers();
+                }
+                break;
         }
-        output(out_.kind == OpKind::Dequantize ? DType::Float32 : DType::Int8);
+        output(output_type());
         return out_;
     }
 
@@ -338,6 +383,37 @@ private:
         per_tensor("input", index);
     }
 
+    // Shapes are int32 tensors computed at compile time (reference/constant_folding.hpp):
+    // SHAPE writes one, and the operators that move data may move int32 shapes too.
+    bool int32_shape(int index) const { return tensor(index).type == DType::Int32; }
+
+    // The data an operator moves: an int8 activation, or an int32 shape.
+    void data_input(size_t slot) const {
+        if (!int32_shape(out_.inputs[slot])) activation_input(slot);
+    }
+
+    // A shape vector, begin, end or strides: an int32 constant, or an int32 tensor
+    // computed from shapes and constants (folded before the model runs).
+    void shape_input(size_t slot, const char* role) const {
+        const int index = out_.inputs[slot];
+        if (tensor(index).is_constant() || !int32_shape(index)) {
+            int_constant(slot, role);
+        }
+    }
+
+    DType output_type() const {
+        switch (out_.kind) {
+            case OpKind::Dequantize: return DType::Float32;
+            case OpKind::Shape: return DType::Int32;
+            case OpKind::Reshape:
+            case OpKind::StridedSlice:
+            case OpKind::Pack:
+            case OpKind::Concatenation:
+                return int32_shape(out_.inputs[0]) ? DType::Int32 : DType::Int8;
+            default: return DType::Int8;
+        }
+    }
+
     void per_tensor(const char* role, int index) const {
         if (tensor(index).quant.per_channel()) {
             fail_here(fmt::format("{} tensor {} is quantized per channel; only weights may be",
@@ -350,9 +426,9 @@ private:
         const graph::TensorDesc& t = tensor(index);
         if (t.type != expected) {
             fail_here(fmt::format("output tensor {} is {}; {}", index, type_of(index),
-                                  expected == DType::Int8
-                                      ? "only int8 activations are supported"
-                                      : "DEQUANTIZE must write float32"));
+                                  expected == DType::Int8    ? "only int8 activations are supported"
+                                  : expected == DType::Int32 ? "expected int32, as its input"
+                                                             : "DEQUANTIZE must write float32"));
         }
         if (t.is_constant()) fail_here(fmt::format("output tensor {} is a constant", index));
         if (expected == DType::Int8) {
@@ -571,9 +647,48 @@ private:
         }
     }
 
+    void read_strided_slice() {
+        expect_inputs(4, 4);
+        data_input(0);
+        shape_input(1, "begin");
+        shape_input(2, "end");
+        shape_input(3, "strides");
+        if (const auto* o = options<fb::StridedSliceOptions>(false)) {
+            out_.begin_mask = o->begin_mask();
+            out_.end_mask = o->end_mask();
+            out_.ellipsis_mask = o->ellipsis_mask();
+            out_.new_axis_mask = o->new_axis_mask();
+            out_.shrink_axis_mask = o->shrink_axis_mask();
+            out_.slice_offset = o->offset();
+        }
+    }
+
+    // Inputs all of the first one's type (int8 or int32).
+    void same_type_inputs() const {
+        for (size_t i = 0; i < out_.inputs.size(); ++i) {
+            data_input(i);
+            if (int32_shape(out_.inputs[i]) != int32_shape(out_.inputs[0])) {
+                fail_here(fmt::format("input tensor {} is {}; input tensor {} is {}",
+                                      out_.inputs[i], type_of(out_.inputs[i]), out_.inputs[0],
+                                      type_of(out_.inputs[0])));
+            }
+        }
+    }
+
+    void read_pack() {
+        expect_inputs(1, SIZE_MAX);
+        same_type_inputs();
+        const auto* o = options<fb::PackOptions>(true);
+        if (o->values_count() != static_cast<int>(out_.inputs.size())) {
+            fail_here(fmt::format("values_count {} differs from its {} inputs", o->values_count(),
+                                  out_.inputs.size()));
+        }
+        out_.axis = o->axis();
+    }
+
     void read_concatenation() {
         expect_inputs(1, SIZE_MAX);
-        for (size_t i = 0; i < out_.inputs.size(); ++i) activation_input(i);
+        same_type_inputs();
         if (const auto* o = options<fb::ConcatenationOptions>(false)) {
             out_.axis = o->axis();
             // TFLite's Prepare takes no fused activation here.

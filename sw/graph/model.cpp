@@ -49,6 +49,15 @@ const char* op_kind_name(OpKind k) {
         case OpKind::Quantize: return "QUANTIZE";
         case OpKind::Dequantize: return "DEQUANTIZE";
         case OpKind::Concatenation: return "CONCATENATION";
+        case OpKind::Shape: return "SHAPE";
+        case OpKind::StridedSlice: return "STRIDED_SLICE";
+        case OpKind::Pack: return "PACK";
+        case OpKind::Logistic: return "LOGISTIC";
+        case OpKind::Tanh: return "TANH";
+        case OpKind::HardSwish: return "HARD_SWISH";
+        case OpKind::LeakyRelu: return "LEAKY_RELU";
+        case OpKind::Mul: return "MUL";
+        case OpKind::ResizeNearestNeighbor: return "RESIZE_NEAREST_NEIGHBOR";
     }
     return "?";
 }

@@ -55,6 +55,17 @@ enum class OpKind {
     Quantize,
     Dequantize,
     Concatenation,
+    // Shapes: int32 results that reference/constant_folding.hpp computes at compile time.
+    Shape,
+    StridedSlice,
+    Pack,
+    // Element-wise operators of one int8 input (each a function of the input's 256 values).
+    Logistic,
+    Tanh,
+    HardSwish,
+    LeakyRelu,
+    Mul,
+    ResizeNearestNeighbor,
 };
 const char* op_kind_name(OpKind);  // TFLite's names: "CONV_2D", "DEPTHWISE_CONV_2D", ...
 
@@ -82,6 +93,12 @@ struct Operator {
     // Reshape: ReshapeOptions.new_shape when the model gives it (TFLite reads it only
     // when no int32 shape vector is the second input).
     std::optional<std::vector<int64_t>> new_shape;
+    // StridedSlice: StridedSliceOptions' bit masks, one bit per dimension.
+    int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
+            shrink_axis_mask = 0;
+    bool slice_offset = false;  // StridedSliceOptions.offset: end counts from begin
+    float alpha = 0.2f;         // leaky relu (TFLite's default)
+    bool align_corners = false, half_pixel_centers = false;  // resize
 };
 
 struct Model {

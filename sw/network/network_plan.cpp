@@ -11,6 +11,7 @@
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
 #include "ops/fully_connected.hpp"
+#include "reference/constant_folding.hpp"
 #include "reference/model_check.hpp"
 #include "reference/operator_params.hpp"
 
@@ -335,6 +336,8 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
             } catch (const Error& e) {
                 throw Error(fmt::format("operator {} (ADD): {}", op.index, e.what()));
             }
+        } else if (reference::computes_shape(m, op)) {
+            step.placement = Placement::Folded;  // a constant by now
         } else if (op.kind == OpKind::Reshape) {
             step.placement = Placement::Folded;
             plan.storage[static_cast<size_t>(op.outputs[0])] = plan.storage[static_cast<size_t>(op.inputs[0])];

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "ops/broadcast.hpp"
 #include "ops/quant.hpp"
 #include "ops/tflite_int32.hpp"
 
@@ -24,42 +25,6 @@ QuantizedMultiplier quantize_below_one(double scale, const char* what) {
     return q;
 }
 
-// Numpy broadcasting: shapes aligned at the last dimension, a 1 (or a missing leading
-// dimension) stretches. Each input's stride is 0 along the dimensions it stretches.
-struct Broadcast {
-    std::vector<int64_t> shape;
-    std::vector<int64_t> stride1, stride2;
-};
-
-std::vector<int64_t> aligned_strides(const std::vector<int64_t>& shape, size_t rank) {
-    std::vector<int64_t> strides(rank, 0);
-    int64_t stride = 1;
-    for (size_t i = 0; i < shape.size(); ++i) {
-        const size_t from_end = shape.size() - 1 - i;
-        if (shape[from_end] != 1) strides[rank - 1 - i] = stride;
-        stride *= shape[from_end];
-    }
-    return strides;
-}
-
-Broadcast broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-    const size_t rank = std::max(a.size(), b.size());
-    Broadcast r;
-    r.shape.assign(rank, 1);
-    for (size_t i = 0; i < rank; ++i) {
-        const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
-        const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
-        if (da != db && da != 1 && db != 1) {
-            throw Error(fmt::format("add: dimensions {} and {} (from the end: {}) do not "
-                                    "broadcast", da, db, i));
-        }
-        r.shape[rank - 1 - i] = da == 1 ? db : da;
-    }
-    r.stride1 = aligned_strides(a, rank);
-    r.stride2 = aligned_strides(b, rank);
-    return r;
-}
-
 int8_t add_one(const AddParams& p, int8_t a, int8_t b) {
     const int32_t sum = rescaled_sum(wrapping_add(p.input1_offset, a),
                                      wrapping_add(p.input2_offset, b), p.left_shift,
@@ -75,9 +40,7 @@ int8_t add_one(const AddParams& p, int8_t a, int8_t b) {
 AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
                       const QuantParams& output, FusedActivation activation) {
     AddParams p;
-    p.input1_offset = -int8_zero_point(input1, "input1");
-    p.input2_offset = -int8_zero_point(input2, "input2");
-    p.output_offset = int8_zero_point(output, "output");
+    prepare_binary_offsets(p, input1, input2, output);
     p.left_shift = 20;
     // TFLite doubles the larger float scale in float (exact) and divides in double.
     const double twice_max_input_scale = 2 * std::max(input1.scale, input2.scale);
@@ -106,24 +69,8 @@ TensorI8 add(const AddParams& p, const TensorI8& input1, const TensorI8& input2)
         if (shift < -31 || shift > 0) throw Error(fmt::format("add: shift {} not in [-31, 0]",
                                                               shift));
     }
-    const Broadcast b = broadcast_shapes(input1.shape, input2.shape);
-    TensorI8 out(b.shape);
-    const size_t rank = b.shape.size();
-    std::vector<int64_t> index(rank, 0);  // the output position, odometer style
-    int64_t at1 = 0, at2 = 0;
-    for (size_t i = 0; i < out.size(); ++i) {
-        out.data[i] = add_one(p, input1.data[static_cast<size_t>(at1)],
-                              input2.data[static_cast<size_t>(at2)]);
-        for (size_t d = rank; d-- > 0;) {
-            at1 += b.stride1[d];
-            at2 += b.stride2[d];
-            if (++index[d] < b.shape[d]) break;
-            at1 -= b.stride1[d] * b.shape[d];
-            at2 -= b.stride2[d] * b.shape[d];
-            index[d] = 0;
-        }
-    }
-    return out;
+    return broadcast_binary(input1, input2, "add",
+                            [&](int8_t a, int8_t b) { return add_one(p, a, b); });
 }
 
 }  // namespace accel

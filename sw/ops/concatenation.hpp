@@ -3,6 +3,7 @@
 // has that only for uint8: its int8 Prepare rejects differing scales, so the rescaling
 // here extends TFLite with the same float arithmetic, clamped to int8).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,5 +33,26 @@ ConcatenationParams prepare_concatenation(size_t rank, int axis,
 // A rescaled value is clamp(round(q * scale + bias) + output_zero_point, -128, 127).
 TensorI8 concatenation(const ConcatenationParams& params,
                        const std::vector<const TensorI8*>& inputs);
+
+// The inputs joined along `axis` (in [0, rank)) unchanged: int32 shapes at compile time
+// (reference/constant_folding.hpp). Their shapes are checked as concatenation's are.
+template <typename T>
+Tensor<T> concatenate(size_t axis, const std::vector<const Tensor<T>*>& inputs) {
+    std::vector<int64_t> shape = inputs.at(0)->shape;
+    shape.at(axis) = 0;
+    for (const Tensor<T>* t : inputs) shape[axis] += t->shape.at(axis);
+    int64_t outer = 1;
+    for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+    Tensor<T> out(shape);
+    T* y = out.data.data();
+    for (int64_t o = 0; o < outer; ++o) {
+        for (const Tensor<T>* t : inputs) {
+            const size_t block = t->data.size() / static_cast<size_t>(outer);
+            const T* from = t->data.data() + static_cast<size_t>(o) * block;
+            y = std::copy(from, from + block, y);
+        }
+    }
+    return out;
+}
 
 }  // namespace accel

@@ -33,4 +33,14 @@ void prepare_rescale(RescaleParams& p, const QuantParams& input, const QuantPara
     p.shift = q.shift;
 }
 
+// The offsets of a binary operator (ADD, MUL): each input's zero point negated, to be
+// added to its values, and the output's zero point.
+template <typename BinaryParams>
+void prepare_binary_offsets(BinaryParams& p, const QuantParams& input1, const QuantParams& input2,
+                            const QuantParams& output) {
+    p.input1_offset = -int8_zero_point(input1, "input1");
+    p.input2_offset = -int8_zero_point(input2, "input2");
+    p.output_offset = int8_zero_point(output, "output");
+}
+
 }  // namespace accel

@@ -10,6 +10,14 @@
 #include "ops/concatenation.hpp"
 #include "ops/depthwise_conv2d.hpp"
 #include "ops/fully_connected.hpp"
+#include "ops/hard_swish.hpp"
+#include "ops/leaky_relu.hpp"
+#include "ops/logistic.hpp"
+#include "ops/mul.hpp"
+#include "ops/pack.hpp"
+#include "ops/resize_nearest_neighbor.hpp"
+#include "ops/strided_slice.hpp"
+#include "ops/tanh.hpp"
 #include "ops/mean.hpp"
 #include "ops/pad.hpp"
 #include "ops/pool.hpp"
@@ -52,6 +60,11 @@ private:
         }
         return t;
     }
+    std::vector<TensorI8> all_i8() const {
+        std::vector<TensorI8> all;
+        for (size_t i = 0; i < op_.inputs.size(); ++i) all.push_back(i8(i));
+        return all;
+    }
     // What every sliding-window operator reads from the model alike.
     WindowOptions window_options() const {
         return {.padding = padding_kind(op_.padding), .stride_h = op_.stride_h,
@@ -62,6 +75,8 @@ private:
     Value depthwise() const;
     Value pool() const;
     Value concatenation() const;
+    Value elementwise() const;
+    Value pack() const;
 
     const Model& m_;
     const Operator& op_;
@@ -114,14 +129,58 @@ Value Evaluation::concatenation() const {
     const ConcatenationParams p =
         prepare_concatenation(in(0).shape.size(), op_.axis, quants, quant_params(out()));
     if (prepare_only_) return {};
-    std::vector<TensorI8> parts;
-    for (size_t i = 0; i < op_.inputs.size(); ++i) parts.push_back(i8(i));
-    std::vector<const TensorI8*> views;
-    for (const TensorI8& t : parts) views.push_back(&t);
-    return Value::of(accel::concatenation(p, views));
+    return Value::of(accel::concatenation(p, pointers_to(all_i8())));
+}
+
+// The element-wise operators of one int8 input.
+Value Evaluation::elementwise() const {
+    const QuantParams x = quant_params(in(0)), y = quant_params(out());
+    switch (op_.kind) {
+        case OpKind::Logistic:
+        case OpKind::Tanh: {
+            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y) : prepare_tanh(x, y);
+            if (prepare_only_) return {};
+            return Value::of(apply_table(t, i8(0)));
+        }
+        case OpKind::HardSwish: {
+            const HardSwishParams p = prepare_hard_swish(x, y);
+            if (prepare_only_) return {};
+            return Value::of(hard_swish(p, i8(0)));
+        }
+        case OpKind::LeakyRelu: {
+            const LeakyReluParams p = prepare_leaky_relu(x, y, op_.alpha);
+            if (prepare_only_) return {};
+            return Value::of(leaky_relu(p, i8(0)));
+        }
+        default: throw std::logic_error("not an element-wise operator");
+    }
+}
+
+// TFLite's Prepare takes int8 inputs of the output's quantization only.
+Value Evaluation::pack() const {
+    const PackParams p = prepare_pack(input_shapes(m_, op_), op_.axis);
+    const QuantParams y = quant_params(out());
+    for (size_t i = 0; i < op_.inputs.size(); ++i) {
+        const QuantParams x = quant_params(in(i));
+        if (x.scale != y.scale || x.zero_point != y.zero_point) {
+            throw Error(fmt::format("pack: input {} is quantized (scale {}, zero point {}) unlike "
+                                    "the output (scale {}, zero point {})", i, x.scale,
+                                    x.zero_point, y.scale, y.zero_point));
+        }
+    }
+    if (prepare_only_) return {};
+    return Value::of(accel::pack(p, pointers_to(all_i8())));
 }
 
 Value Evaluation::run() const {
+    // Shapes: folded into constants before the model runs (reference/constant_folding.hpp).
+    if (out().type == graph::DType::Int32) {
+        if (!prepare_only_) {
+            throw std::logic_error(fmt::format("operator {}: a folded shape is not evaluated",
+                                               op_.index));
+        }
+        return {};
+    }
     switch (op_.kind) {
         case OpKind::Conv2d: return conv();
         case OpKind::FullyConnected: return fully_connected();
@@ -178,6 +237,31 @@ Value Evaluation::run() const {
             return Value::of(dequantize(q, i8(0)));
         }
         case OpKind::Concatenation: return concatenation();
+        case OpKind::Shape: throw std::logic_error("SHAPE writes int32");
+        case OpKind::StridedSlice: {
+            const StridedSliceParams p =
+                prepare_strided_slice(in(0).shape, strided_slice_options(m_, op_));
+            if (prepare_only_) return {};
+            return Value::of(strided_slice(p, i8(0)));
+        }
+        case OpKind::Pack: return pack();
+        case OpKind::Logistic:
+        case OpKind::Tanh:
+        case OpKind::HardSwish:
+        case OpKind::LeakyRelu: return elementwise();
+        case OpKind::Mul: {
+            const MulParams p = prepare_mul(quant_params(in(0)), quant_params(in(1)),
+                                            quant_params(out()), fused_activation(op_.activation));
+            if (prepare_only_) return {};
+            return Value::of(mul(p, i8(0), i8(1)));
+        }
+        case OpKind::ResizeNearestNeighbor: {
+            const std::vector<int64_t>& y = out().shape;
+            const ResizeNearestParams p = prepare_resize_nearest(
+                in(0).shape, y.at(1), y.at(2), op_.align_corners, op_.half_pixel_centers);
+            if (prepare_only_) return {};
+            return Value::of(resize_nearest(p, i8(0)));
+        }
     }
     throw Error("unknown operator kind");
 }

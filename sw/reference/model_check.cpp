@@ -9,7 +9,9 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "ops/pack.hpp"
 #include "ops/padding.hpp"
+#include "ops/strided_slice.hpp"
 #include "reference/evaluate.hpp"
 #include "reference/operator_params.hpp"
 
@@ -118,7 +120,7 @@ Shape fully_connected_output(const Model& m, const Operator& op) {
     return y;
 }
 
-// NumPy broadcasting, aligned at the last dimension.
+// NumPy broadcasting, aligned at the last dimension (ADD, MUL).
 Shape add_output(const Model& m, const Operator& op) {
     const Shape& a = shape_of(m, op, 0);
     const Shape& b = shape_of(m, op, 1);
@@ -233,6 +235,17 @@ Shape concatenation_output(const Model& m, const Operator& op) {
     return y;
 }
 
+Shape resize_output(const Model& m, const Operator& op) {
+    const Shape& x = shape_of(m, op, 0);
+    expect_rank(x, 4, "the input");
+    const TensorDesc& size = m.tensor(op.inputs.at(1));
+    if (size.type != graph::DType::Int32 || size.shape != Shape{2}) {
+        fail(fmt::format("the size has shape {}; expected an int32 [2]", dims(size.shape)));
+    }
+    const std::vector<int64_t> hw = constant_ints(size);
+    return {x[0], hw[0], hw[1], x[3]};
+}
+
 Shape same_as_input(const Model& m, const Operator& op) {
     const Shape& x = shape_of(m, op, 0);
     if (op.kind == OpKind::Softmax && x.empty()) fail("the input is a scalar; SOFTMAX needs rank 1 or more");
@@ -313,9 +326,19 @@ Shape infer_output_shape(const Model& m, const Operator& op) {
         case OpKind::Pad: return pad_output(m, op);
         case OpKind::Reshape: return reshape_output(m, op);
         case OpKind::Concatenation: return concatenation_output(m, op);
+        case OpKind::Shape: return {static_cast<int64_t>(shape_of(m, op, 0).size())};
+        case OpKind::StridedSlice:
+            return prepare_strided_slice(shape_of(m, op, 0), strided_slice_options(m, op)).output_shape;
+        case OpKind::Pack: return prepare_pack(input_shapes(m, op), op.axis).output_shape;
+        case OpKind::Mul: return add_output(m, op);
+        case OpKind::ResizeNearestNeighbor: return resize_output(m, op);
         case OpKind::Softmax:
         case OpKind::Quantize:
-        case OpKind::Dequantize: return same_as_input(m, op);
+        case OpKind::Dequantize:
+        case OpKind::Logistic:
+        case OpKind::Tanh:
+        case OpKind::HardSwish:
+        case OpKind::LeakyRelu: return same_as_input(m, op);
     }
     fail("unknown operator kind");
 }
@@ -343,6 +366,11 @@ void check_model(const Model& m) {
             fail(fmt::format("{}: {}", where, e.what()));
         }
         const int y = op.outputs.at(0);
+        const TensorDesc& out = m.tensor(y);
+        if (out.type == graph::DType::Int32 && !out.is_constant() && out.element_count() > 0) {
+            fail(fmt::format("{}: its int32 output {} is not computed at compile time", where,
+                             tensor_name(m, y)));
+        }
         if (m.tensor(y).shape != want) {
             fail(fmt::format("{}: output {} is declared {}; the operator computes {}", where,
                              tensor_name(m, y), dims(m.tensor(y).shape), dims(want)));

@@ -69,6 +69,24 @@ std::vector<int64_t> constant_ints(const TensorDesc& t) {
     return {v.begin(), v.end()};
 }
 
+StridedSliceOptions strided_slice_options(const Model& m, const Operator& op) {
+    return {.begin = constant_ints(m.tensor(op.inputs.at(1))),
+            .end = constant_ints(m.tensor(op.inputs.at(2))),
+            .strides = constant_ints(m.tensor(op.inputs.at(3))),
+            .begin_mask = op.begin_mask,
+            .end_mask = op.end_mask,
+            .ellipsis_mask = op.ellipsis_mask,
+            .new_axis_mask = op.new_axis_mask,
+            .shrink_axis_mask = op.shrink_axis_mask,
+            .offset = op.slice_offset};
+}
+
+std::vector<std::vector<int64_t>> input_shapes(const Model& m, const Operator& op) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const int t : op.inputs) shapes.push_back(m.tensor(t).shape);
+    return shapes;
+}
+
 std::vector<int64_t> pad_amounts(const Model& m, const Operator& pad) {
     return constant_ints(m.tensor(pad.inputs.at(1)));
 }

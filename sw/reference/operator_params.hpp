@@ -14,6 +14,7 @@
 #include "ops/conv2d.hpp"
 #include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
+#include "ops/strided_slice.hpp"
 
 namespace accel::reference {
 
@@ -26,6 +27,12 @@ std::vector<int64_t> constant_ints(const graph::TensorDesc& t);  // int32 or int
 FusedActivation fused_activation(graph::Activation a);
 Padding padding_kind(graph::Padding p);
 QuantParams quant_params(const graph::TensorDesc& t);  // per-tensor: the first entry
+
+// STRIDED_SLICE's begin, end and strides (constants by now) and masks.
+StridedSliceOptions strided_slice_options(const graph::Model& m, const graph::Operator& op);
+
+// The shapes of every input of `op` (PACK's).
+std::vector<std::vector<int64_t>> input_shapes(const graph::Model& m, const graph::Operator& op);
 
 // PAD's paddings, [before, after] per dimension, flattened.
 std::vector<int64_t> pad_amounts(const graph::Model& m, const graph::Operator& pad);

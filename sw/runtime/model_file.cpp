@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "formats/tflite_reader.hpp"
+#include "reference/constant_folding.hpp"
 #include "reference/model_check.hpp"
 
 namespace accel {
@@ -11,6 +12,7 @@ namespace accel {
 graph::Model read_model(const std::string& path) {
     graph::Model model = read_tflite(path);
     try {
+        reference::fold_shape_computations(model);
         reference::check_model(model);
     } catch (const Error& e) {
         throw Error(fmt::format("{}: {}", path, e.what()));

@@ -17,6 +17,7 @@
 #include "hw/dram_bus.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
+#include "reference/constant_folding.hpp"
 #include "reference/evaluate.hpp"
 
 namespace accel {
@@ -332,14 +333,15 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
                                            network::placement_name(s.placement)),
                                cycles_done, predicted_cycles_});
         }
+        const bool shape = reference::computes_shape(m_, op);  // folded: nothing runs
         if (s.placement == Placement::Device) {
             run_device_step(s, rec);
-        } else if (s.placement == Placement::Host || !make_device) {
+        } else if ((s.placement == Placement::Host || !make_device) && !shape) {
             run_host_step(s, rec);
         }
         cycles_done += rec.cycles;
         out_.operators.push_back(rec);
-        if (check_) {
+        if (check_ && !shape) {
             check_step(s);
             if (out_.mismatch) break;
         }
@@ -350,8 +352,9 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
     if (options_.keep_tensors) {
         for (const OperatorRun& r : out_.operators) {
             const int t = m_.operators[static_cast<size_t>(r.index)].outputs[0];
-            const bool exists = r.placement != Placement::Folded || !make_device ||
-                                plan_.storage[static_cast<size_t>(t)] != t;  // a RESHAPE
+            const bool exists = (r.placement != Placement::Folded || !make_device ||
+                                 plan_.storage[static_cast<size_t>(t)] != t) &&  // a RESHAPE
+                                !m_.tensor(t).is_constant();  // a folded shape
             if (exists) out_.tensors[t] = host_value(t);
         }
     }

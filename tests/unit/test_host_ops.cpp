@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "int8_tensors.hpp"
 #include "ops/activation.hpp"
 #include "ops/add.hpp"
 #include "ops/concatenation.hpp"
@@ -28,13 +29,8 @@ namespace {
 
 constexpr int32_t kHalf = 1 << 30;  // multiplier 0.5
 
-TensorI8 tensor(std::vector<int64_t> shape, std::vector<int8_t> values) {
-    TensorI8 t(std::move(shape));
-    t.data = std::move(values);
-    return t;
-}
-
-std::vector<int> as_ints(const TensorI8& t) { return {t.data.begin(), t.data.end()}; }
+using test::as_ints;
+using test::tensor;
 
 TEST(ActivationRange, QuantizesTheBoundsAndClampsToInt8) {
     EXPECT_EQ(activation_range(FusedActivation::None, 0.1f, 5).min, -128);
