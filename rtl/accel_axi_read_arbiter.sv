@@ -64,12 +64,7 @@ module accel_axi_read_arbiter (
     end
 
     // ---- R: the handshake routed by RID ----
-    // Each port's valid is a net of its own (keep): otherwise synthesis shares its logic
-    // with the R source's pop, which follows the other port's ready, and the load unit's
-    // ready then reaches fetch's beat enables (docs/fpga.md, timing round five).
-    (* keep *) logic [1:0] r_valid;
-    assign r_valid     = {m_rvalid_i && m_rid_i == 1'b1, m_rvalid_i && m_rid_i == 1'b0};
-    assign s_r_valid_o = r_valid;
+    assign s_r_valid_o = {m_rvalid_i && m_rid_i == 1'b1, m_rvalid_i && m_rid_i == 1'b0};
     assign m_rready_o  = s_r_ready_i[m_rid_i];
 endmodule
 
