@@ -27,6 +27,8 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")  # as generate.py: CPU-indep
 
 import numpy as np
 
+from generate import reference_interpreter  # LiteRT with BUILTIN_REF, as generate.py runs it
+
 CALIBRATION_SAMPLES = 16
 # The input of the element-wise operators of one input: every int8 value once (shuffled),
 # so that their golden output is their whole table.
@@ -97,14 +99,6 @@ def convert(tf, name, shapes, fn, positive, rng):
         return conv.convert()
 
 
-def interpreter(model_bytes):
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    it = Interpreter(model_content=model_bytes,
-                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    return it
-
-
 def check_operator(it, name, op_name):
     ops = it._get_ops_details()  # the only listing of operators the interpreter offers
     found = [op for op in ops if op["op_name"] == op_name]
@@ -159,7 +153,7 @@ def main():
         # One stream per operator: writing one alone gives the same files.
         rng = np.random.default_rng([args.seed, list(table).index(name)])
         model = convert(tf, name, shapes, fn, positive, rng)
-        it = interpreter(model)
+        it = reference_interpreter(model)
         check_operator(it, name, op_name)
         xs = inputs(it, positive, rng)
         for d, x in zip(it.get_input_details(), xs):

@@ -364,16 +364,16 @@ public:
                 }
                 break;
             case OpKind::ExpandDims:
-                expect_inputs(2, 2);
-                activation_input(0);
-                int_constant(1, "axis");
-                options<fb::ExpandDimsOptions>(false);
-                break;
             case OpKind::Transpose:
                 expect_inputs(2, 2);
                 activation_input(0);
-                int_constant(1, "perm");
-                options<fb::TransposeOptions>(false);
+                if (out_.kind == OpKind::Transpose) {
+                    int_constant(1, "perm");
+                    options<fb::TransposeOptions>(false);
+                } else {
+                    int_constant(1, "axis");
+                    options<fb::ExpandDimsOptions>(false);
+                }
                 break;
             case OpKind::Slice:
                 expect_inputs(3, 3);

@@ -152,8 +152,11 @@ Value Evaluation::elementwise() const {
     const QuantParams x = quant_params(in(0)), y = quant_params(out());
     switch (op_.kind) {
         case OpKind::Logistic:
-        case OpKind::Tanh: {
-            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y) : prepare_tanh(x, y);
+        case OpKind::Tanh:
+        case OpKind::Exp: {  // tables filled from float math
+            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y)
+                                : op_.kind == OpKind::Tanh   ? prepare_tanh(x, y)
+                                                             : prepare_exp(x, y);
             if (prepare_only_) return {};
             return Value::of(apply_table(t, i8(0)));
         }
@@ -181,11 +184,6 @@ Value Evaluation::elementwise() const {
             const ReluParams p = prepare_relu(kind, x, y);
             if (prepare_only_) return {};
             return Value::of(relu(p, i8(0)));
-        }
-        case OpKind::Exp: {
-            const Int8Table t = prepare_exp(x, y);
-            if (prepare_only_) return {};
-            return Value::of(apply_table(t, i8(0)));
         }
         case OpKind::Rsqrt: {
             const RsqrtParams p = prepare_rsqrt(x, y);
