@@ -107,6 +107,24 @@ std::optional<OpKind> op_kind(int32_t code) {
         case fb::BuiltinOperator_LEAKY_RELU: return OpKind::LeakyRelu;
         case fb::BuiltinOperator_MUL: return OpKind::Mul;
         case fb::BuiltinOperator_RESIZE_NEAREST_NEIGHBOR: return OpKind::ResizeNearestNeighbor;
+        case fb::BuiltinOperator_SUB: return OpKind::Sub;
+        case fb::BuiltinOperator_MAXIMUM: return OpKind::Maximum;
+        case fb::BuiltinOperator_MINIMUM: return OpKind::Minimum;
+        case fb::BuiltinOperator_SQUARED_DIFFERENCE: return OpKind::SquaredDifference;
+        case fb::BuiltinOperator_PRELU: return OpKind::Prelu;
+        case fb::BuiltinOperator_ABS: return OpKind::Abs;
+        case fb::BuiltinOperator_RELU: return OpKind::Relu;
+        case fb::BuiltinOperator_RELU6: return OpKind::Relu6;
+        case fb::BuiltinOperator_RELU_N1_TO_1: return OpKind::ReluN1To1;
+        case fb::BuiltinOperator_EXP: return OpKind::Exp;
+        case fb::BuiltinOperator_RSQRT: return OpKind::Rsqrt;
+        case fb::BuiltinOperator_SQUEEZE: return OpKind::Squeeze;
+        case fb::BuiltinOperator_EXPAND_DIMS: return OpKind::ExpandDims;
+        case fb::BuiltinOperator_TRANSPOSE: return OpKind::Transpose;
+        case fb::BuiltinOperator_SLICE: return OpKind::Slice;
+        case fb::BuiltinOperator_SPLIT: return OpKind::Split;
+        case fb::BuiltinOperator_SPLIT_V: return OpKind::SplitV;
+        case fb::BuiltinOperator_UNPACK: return OpKind::Unpack;
         default: return std::nullopt;
     }
 }
@@ -311,7 +329,82 @@ public:
                     out_.half_pixel_centers = o->half_pixel_centers();
                 }
                 break;
+            case OpKind::Sub:
+                binary_inputs();
+                if (const auto* o = options<fb::SubOptions>(false)) {
+                    out_.activation = activation(o->fused_activation_function());
+                }
+                break;
+            case OpKind::Maximum:
+            case OpKind::Minimum:
+                binary_inputs();
+                options<fb::MaximumMinimumOptions>(false);
+                break;
+            case OpKind::SquaredDifference:
+                binary_inputs();
+                options<fb::SquaredDifferenceOptions>(false);
+                break;
+            case OpKind::Prelu: binary_inputs(); break;  // the input, then alpha
+            case OpKind::Abs:
+            case OpKind::Relu:
+            case OpKind::Relu6:
+            case OpKind::ReluN1To1:
+            case OpKind::Exp:
+            case OpKind::Rsqrt:
+                expect_inputs(1, 1);
+                activation_input(0);
+                if (out_.kind == OpKind::Abs) options<fb::AbsOptions>(false);
+                if (out_.kind == OpKind::Exp) options<fb::ExpOptions>(false);
+                break;
+            case OpKind::Squeeze:
+                expect_inputs(1, 1);
+                activation_input(0);
+                if (const auto* o = options<fb::SqueezeOptions>(false)) {
+                    out_.squeeze_dims = to_vector(o->squeeze_dims());
+                }
+                break;
+            case OpKind::ExpandDims:
+            case OpKind::Transpose:
+                expect_inputs(2, 2);
+                activation_input(0);
+                if (out_.kind == OpKind::Transpose) {
+                    int_constant(1, "perm");
+                    options<fb::TransposeOptions>(false);
+                } else {
+                    int_constant(1, "axis");
+                    options<fb::ExpandDimsOptions>(false);
+                }
+                break;
+            case OpKind::Slice:
+                expect_inputs(3, 3);
+                activation_input(0);
+                int_constant(1, "begin");
+                int_constant(2, "size");
+                options<fb::SliceOptions>(false);
+                break;
+            case OpKind::Split:  // TFLite's order: the axis first
+                expect_inputs(2, 2);
+                int_constant(0, "axis");
+                activation_input(1);
+                out_.num = options<fb::SplitOptions>(true)->num_splits();
+                break;
+            case OpKind::SplitV:
+                expect_inputs(3, 3);
+                activation_input(0);
+                int_constant(1, "size_splits");
+                int_constant(2, "axis");
+                out_.num = options<fb::SplitVOptions>(true)->num_splits();
+                break;
+            case OpKind::Unpack: {
+                expect_inputs(1, 1);
+                activation_input(0);
+                const auto* o = options<fb::UnpackOptions>(true);
+                out_.num = o->num();
+                out_.axis = o->axis();
+                break;
+            }
         }
+        expect_outputs();
         output(output_type());
         return out_;
     }
@@ -338,13 +431,37 @@ private:
                                       "(the model has {} tensors)", i, t, n));
             }
         }
-        if (out_.outputs.size() != 1) {
+        if (!several_outputs() && out_.outputs.size() != 1) {
             fail_here(fmt::format("has {} outputs; expected 1", out_.outputs.size()));
         }
-        if (out_.outputs[0] < 0 || out_.outputs[0] >= n) {
-            fail_here(fmt::format("output refers to tensor {}, which does not exist "
-                                  "(the model has {} tensors)", out_.outputs[0], n));
+        for (const int t : out_.outputs) {
+            if (t < 0 || t >= n) {
+                fail_here(fmt::format("output refers to tensor {}, which does not exist "
+                                      "(the model has {} tensors)", t, n));
+            }
         }
+    }
+
+    bool several_outputs() const {
+        return out_.kind == OpKind::Split || out_.kind == OpKind::SplitV ||
+               out_.kind == OpKind::Unpack;
+    }
+
+    // SPLIT, SPLIT_V and UNPACK: as many outputs as their options say.
+    void expect_outputs() const {
+        if (!several_outputs()) return;
+        if (out_.num < 1) fail_here(fmt::format("num {} must be at least 1", out_.num));
+        if (out_.outputs.size() != static_cast<size_t>(out_.num)) {
+            fail_here(fmt::format("has {} outputs; its options say {}", out_.outputs.size(),
+                                  out_.num));
+        }
+    }
+
+    // Two int8 operands (the binary element-wise operators).
+    void binary_inputs() const {
+        expect_inputs(2, 2);
+        activation_input(0);
+        activation_input(1);
     }
 
     void expect_inputs(size_t lo, size_t hi) const {
@@ -422,7 +539,10 @@ private:
     }
 
     void output(DType expected) const {
-        const int index = out_.outputs[0];
+        for (const int index : out_.outputs) output(index, expected);
+    }
+
+    void output(int index, DType expected) const {
         const graph::TensorDesc& t = tensor(index);
         if (t.type != expected) {
             fail_here(fmt::format("output tensor {} is {}; {}", index, type_of(index),

@@ -58,6 +58,24 @@ const char* op_kind_name(OpKind k) {
         case OpKind::LeakyRelu: return "LEAKY_RELU";
         case OpKind::Mul: return "MUL";
         case OpKind::ResizeNearestNeighbor: return "RESIZE_NEAREST_NEIGHBOR";
+        case OpKind::Sub: return "SUB";
+        case OpKind::Maximum: return "MAXIMUM";
+        case OpKind::Minimum: return "MINIMUM";
+        case OpKind::SquaredDifference: return "SQUARED_DIFFERENCE";
+        case OpKind::Prelu: return "PRELU";
+        case OpKind::Abs: return "ABS";
+        case OpKind::Relu: return "RELU";
+        case OpKind::Relu6: return "RELU6";
+        case OpKind::ReluN1To1: return "RELU_N1_TO_1";
+        case OpKind::Exp: return "EXP";
+        case OpKind::Rsqrt: return "RSQRT";
+        case OpKind::Squeeze: return "SQUEEZE";
+        case OpKind::ExpandDims: return "EXPAND_DIMS";
+        case OpKind::Transpose: return "TRANSPOSE";
+        case OpKind::Slice: return "SLICE";
+        case OpKind::Split: return "SPLIT";
+        case OpKind::SplitV: return "SPLIT_V";
+        case OpKind::Unpack: return "UNPACK";
     }
     return "?";
 }

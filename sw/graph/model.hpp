@@ -66,6 +66,28 @@ enum class OpKind {
     LeakyRelu,
     Mul,
     ResizeNearestNeighbor,
+    // Element-wise binary operators, broadcasting as ADD and MUL do.
+    Sub,
+    Maximum,
+    Minimum,
+    SquaredDifference,
+    Prelu,
+    // More element-wise operators of one int8 input.
+    Abs,
+    Relu,
+    Relu6,
+    ReluN1To1,
+    Exp,
+    Rsqrt,
+    // Data movers: the values copied, the quantization unchanged.
+    Squeeze,
+    ExpandDims,
+    Transpose,
+    Slice,
+    // Operators with several outputs (Operator::outputs, one tensor each).
+    Split,
+    SplitV,
+    Unpack,
 };
 const char* op_kind_name(OpKind);  // TFLite's names: "CONV_2D", "DEPTHWISE_CONV_2D", ...
 
@@ -79,7 +101,7 @@ struct Operator {
     int index = 0;  // position in the subgraph's operator list
     OpKind kind = OpKind::Conv2d;
     std::vector<int> inputs;  // tensor indices; -1 for an omitted optional input (no bias)
-    std::vector<int> outputs;
+    std::vector<int> outputs;  // one but for SPLIT, SPLIT_V and UNPACK
     // Options; each operator kind fills those it has, the rest keep these defaults.
     Padding padding = Padding::Valid;
     int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
@@ -98,6 +120,8 @@ struct Operator {
             shrink_axis_mask = 0;
     bool slice_offset = false;  // StridedSliceOptions.offset: end counts from begin
     float alpha = 0.2f;         // leaky relu (TFLite's default)
+    std::vector<int> squeeze_dims;  // squeeze: empty squeezes every dimension of 1
+    int num = 0;  // split and split_v: num_splits; unpack: num (TFLite's names)
     bool align_corners = false, half_pixel_centers = false;  // resize
 };
 

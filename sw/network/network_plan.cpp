@@ -338,7 +338,8 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
             }
         } else if (reference::computes_shape(m, op)) {
             step.placement = Placement::Folded;  // a constant by now
-        } else if (op.kind == OpKind::Reshape) {
+        } else if (op.kind == OpKind::Reshape || op.kind == OpKind::Squeeze ||
+                   op.kind == OpKind::ExpandDims) {  // the same bytes in another shape
             step.placement = Placement::Folded;
             plan.storage[static_cast<size_t>(op.outputs[0])] = plan.storage[static_cast<size_t>(op.inputs[0])];
         }

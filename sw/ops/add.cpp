@@ -13,18 +13,6 @@
 namespace accel {
 namespace {
 
-// QuantizeMultiplierSmallerThanOneExp: TFLite aborts unless the result is a right shift.
-QuantizedMultiplier quantize_below_one(double scale, const char* what) {
-    if (!(scale > 0.0 && scale < 1.0)) {
-        throw Error(fmt::format("add: {} rescaling {} is not in (0, 1)", what, scale));
-    }
-    const QuantizedMultiplier q = quantize_multiplier(scale);
-    if (q.shift > 0) {
-        throw Error(fmt::format("add: {} rescaling {} rounds to 1", what, scale));
-    }
-    return q;
-}
-
 int8_t add_one(const AddParams& p, int8_t a, int8_t b) {
     const int32_t sum = rescaled_sum(wrapping_add(p.input1_offset, a),
                                      wrapping_add(p.input2_offset, b), p.left_shift,
@@ -46,11 +34,11 @@ AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
     const double twice_max_input_scale = 2 * std::max(input1.scale, input2.scale);
     const double output_denominator = static_cast<double>((1 << p.left_shift) * output.scale);
     const QuantizedMultiplier q1 = quantize_below_one(input1.scale / twice_max_input_scale,
-                                                      "input1");
+                                                      "add", "input1");
     const QuantizedMultiplier q2 = quantize_below_one(input2.scale / twice_max_input_scale,
-                                                      "input2");
+                                                      "add", "input2");
     const QuantizedMultiplier qo =
-        quantize_below_one(twice_max_input_scale / output_denominator, "output");
+        quantize_below_one(twice_max_input_scale / output_denominator, "add", "output");
     p.input1_multiplier = q1.multiplier;
     p.input1_shift = q1.shift;
     p.input2_multiplier = q2.multiplier;
@@ -58,6 +46,13 @@ AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
     p.output_multiplier = qo.multiplier;
     p.output_shift = qo.shift;
     prepare_activation(p, activation, output.scale, p.output_offset);
+    return p;
+}
+
+AddParams prepare_sub(const QuantParams& input1, const QuantParams& input2,
+                      const QuantParams& output, FusedActivation activation) {
+    AddParams p = prepare_add(input1, input2, output, activation);
+    p.input2_multiplier = -p.input2_multiplier;
     return p;
 }
 

@@ -24,6 +24,11 @@ struct AddParams {
 AddParams prepare_add(const QuantParams& input1, const QuantParams& input2,
                       const QuantParams& output, FusedActivation activation);
 
+// TFLite's int8 SUB: ADD's Prepare with input2's multiplier negated, run by ADD's kernel
+// (as TFLite runs it), so that input2 is subtracted.
+AddParams prepare_sub(const QuantParams& input1, const QuantParams& input2,
+                      const QuantParams& output, FusedActivation activation);
+
 // Shapes broadcast as numpy's do (aligned at the last dimension, 1 stretches).
 TensorI8 add(const AddParams& params, const TensorI8& input1, const TensorI8& input2);
 

@@ -9,8 +9,8 @@ namespace accel {
 
 Int8Table populate_table(const QuantParams& input, const QuantParams& output,
                          const std::function<float(float)>& f) {
-    const auto input_zero_point = static_cast<int32_t>(input.zero_point);
-    const auto output_zero_point = static_cast<int32_t>(output.zero_point);
+    const int32_t input_zero_point = int8_zero_point(input, "input");
+    const int32_t output_zero_point = int8_zero_point(output, "output");
     const float inverse_scale = 1 / output.scale;
     Int8Table t;
     for (int32_t q = -128; q <= 127; ++q) {

@@ -20,7 +20,8 @@ struct Int8Table {
 
 // TFLite's LUTPopulate<int8_t>, all in float: for each q, f(input.scale * (q - zero
 // point)) divided by output.scale (as a product with its float reciprocal), rounded half
-// away from zero, plus the output zero point, clamped to int8.
+// away from zero, plus the output zero point, clamped to int8. accel::Error for a zero
+// point outside int8 or a scale that is not positive (int8_zero_point).
 Int8Table populate_table(const QuantParams& input, const QuantParams& output,
                          const std::function<float(float)>& f);
 

@@ -63,4 +63,13 @@ QuantizedMultiplier quantize_multiplier(double scale, int max_shift) {
     return {static_cast<int32_t>(fixed), shift};
 }
 
+QuantizedMultiplier quantize_below_one(double scale, const char* op, const char* what) {
+    if (!(scale > 0.0 && scale < 1.0)) {
+        throw Error(fmt::format("{}: {} rescaling {} is not in (0, 1)", op, what, scale));
+    }
+    const QuantizedMultiplier q = quantize_multiplier(scale);
+    if (q.shift > 0) throw Error(fmt::format("{}: {} rescaling {} rounds to 1", op, what, scale));
+    return q;
+}
+
 }  // namespace accel

@@ -36,4 +36,8 @@ int32_t rescaled_sum(int32_t a, int32_t b, int left_shift, QuantizedMultiplier i
 // A caller that applies the shift itself may allow up to max_shift = 31 instead.
 QuantizedMultiplier quantize_multiplier(double scale, int max_shift = 30);
 
+// TFLite's QuantizeMultiplierSmallerThanOneExp, which aborts unless the scale is in (0, 1)
+// and its multiplier a right shift: accel::Error naming `op` and `what` ("input1") instead.
+QuantizedMultiplier quantize_below_one(double scale, const char* op, const char* what);
+
 }  // namespace accel

@@ -6,18 +6,28 @@
 #include <fmt/format.h>
 
 #include "base/error.hpp"
+#include "ops/abs.hpp"
 #include "ops/add.hpp"
 #include "ops/concatenation.hpp"
 #include "ops/depthwise_conv2d.hpp"
 #include "ops/fully_connected.hpp"
 #include "ops/hard_swish.hpp"
+#include "ops/exp.hpp"
 #include "ops/leaky_relu.hpp"
 #include "ops/logistic.hpp"
+#include "ops/maximum_minimum.hpp"
 #include "ops/mul.hpp"
 #include "ops/pack.hpp"
+#include "ops/prelu.hpp"
+#include "ops/relu.hpp"
 #include "ops/resize_nearest_neighbor.hpp"
+#include "ops/rsqrt.hpp"
+#include "ops/slice.hpp"
+#include "ops/split.hpp"
+#include "ops/squared_difference.hpp"
 #include "ops/strided_slice.hpp"
 #include "ops/tanh.hpp"
+#include "ops/transpose.hpp"
 #include "ops/mean.hpp"
 #include "ops/pad.hpp"
 #include "ops/pool.hpp"
@@ -41,9 +51,13 @@ public:
                bool prepare_only)
         : m_(m), op_(op), inputs_(inputs), prepare_only_(prepare_only) {}
 
-    Value run() const;
+    // One value per output.
+    std::vector<Value> run() const;
 
 private:
+    Value run_one() const;  // an operator of one output
+    std::vector<Value> split() const;
+    Value binary() const;
     const graph::TensorDesc& in(size_t i) const { return m_.tensor(op_.inputs.at(i)); }
     const graph::TensorDesc& out() const { return m_.tensor(op_.outputs.at(0)); }
 
@@ -77,6 +91,7 @@ private:
     Value concatenation() const;
     Value elementwise() const;
     Value pack() const;
+    Value data_mover() const;
 
     const Model& m_;
     const Operator& op_;
@@ -137,8 +152,11 @@ Value Evaluation::elementwise() const {
     const QuantParams x = quant_params(in(0)), y = quant_params(out());
     switch (op_.kind) {
         case OpKind::Logistic:
-        case OpKind::Tanh: {
-            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y) : prepare_tanh(x, y);
+        case OpKind::Tanh:
+        case OpKind::Exp: {  // tables filled from float math
+            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y)
+                                : op_.kind == OpKind::Tanh   ? prepare_tanh(x, y)
+                                                             : prepare_exp(x, y);
             if (prepare_only_) return {};
             return Value::of(apply_table(t, i8(0)));
         }
@@ -151,6 +169,26 @@ Value Evaluation::elementwise() const {
             const LeakyReluParams p = prepare_leaky_relu(x, y, op_.alpha);
             if (prepare_only_) return {};
             return Value::of(leaky_relu(p, i8(0)));
+        }
+        case OpKind::Abs: {
+            const AbsParams p = prepare_abs(x, y);
+            if (prepare_only_) return {};
+            return Value::of(abs(p, i8(0)));
+        }
+        case OpKind::Relu:
+        case OpKind::Relu6:
+        case OpKind::ReluN1To1: {
+            const ReluKind kind = op_.kind == OpKind::Relu    ? ReluKind::Relu
+                                  : op_.kind == OpKind::Relu6 ? ReluKind::Relu6
+                                                              : ReluKind::ReluN1To1;
+            const ReluParams p = prepare_relu(kind, x, y);
+            if (prepare_only_) return {};
+            return Value::of(relu(p, i8(0)));
+        }
+        case OpKind::Rsqrt: {
+            const RsqrtParams p = prepare_rsqrt(x, y);
+            if (prepare_only_) return {};
+            return Value::of(rsqrt(p, i8(0)));
         }
         default: throw std::logic_error("not an element-wise operator");
     }
@@ -172,7 +210,88 @@ Value Evaluation::pack() const {
     return Value::of(accel::pack(p, pointers_to(all_i8())));
 }
 
-Value Evaluation::run() const {
+// The binary element-wise operators that ADD and MUL do not cover, broadcasting alike.
+Value Evaluation::binary() const {
+    const QuantParams a = quant_params(in(0)), b = quant_params(in(1)), y = quant_params(out());
+    // TFLite's 4-D broadcasting kernels (BroadcastAdd4DSlow, ...) take at most 4 dimensions.
+    const bool four_d = op_.kind != OpKind::Maximum && op_.kind != OpKind::Minimum;
+    if (four_d && in(0).shape != in(1).shape && out().shape.size() > 4) {
+        throw Error(fmt::format("broadcasting over {} dimensions; TFLite's kernel takes at most 4",
+                                out().shape.size()));
+    }
+    switch (op_.kind) {
+        case OpKind::Sub: {
+            const AddParams p = prepare_sub(a, b, y, fused_activation(op_.activation));
+            if (prepare_only_) return {};
+            return Value::of(add(p, i8(0), i8(1)));
+        }
+        case OpKind::Maximum:
+        case OpKind::Minimum:
+            if (prepare_only_) return {};
+            return Value::of(op_.kind == OpKind::Maximum ? maximum(i8(0), i8(1)) : minimum(i8(0), i8(1)));
+        case OpKind::SquaredDifference: {
+            const SquaredDifferenceParams p = prepare_squared_difference(a, b, y);
+            if (prepare_only_) return {};
+            return Value::of(squared_difference(p, i8(0), i8(1)));
+        }
+        case OpKind::Prelu: {
+            const PreluParams p = prepare_prelu(a, b, y);
+            if (prepare_only_) return {};
+            return Value::of(prelu(p, i8(0), i8(1)));
+        }
+        default: throw std::logic_error("not a binary operator");
+    }
+}
+
+// The operators that copy values into another shape: the quantization stays.
+Value Evaluation::data_mover() const {
+    const auto ints = [&](size_t i) { return constant_ints(in(i)); };
+    switch (op_.kind) {
+        case OpKind::Reshape:
+        case OpKind::Squeeze:
+        case OpKind::ExpandDims: {
+            if (prepare_only_) return {};
+            TensorI8 y = i8(0);
+            y.shape = out().shape;
+            return Value::of(std::move(y));
+        }
+        case OpKind::Transpose: {
+            const TransposeParams p = prepare_transpose(in(0).shape, ints(1));
+            if (prepare_only_) return {};
+            return Value::of(transpose(p, i8(0)));
+        }
+        case OpKind::Slice: {
+            const StridedSliceParams p = prepare_slice(in(0).shape, ints(1), ints(2));
+            if (prepare_only_) return {};
+            return Value::of(strided_slice(p, i8(0)));
+        }
+        default: throw std::logic_error("not a data mover");
+    }
+}
+
+// SPLIT, SPLIT_V and UNPACK: one value per output.
+std::vector<Value> Evaluation::split() const {
+    const auto ints = [&](size_t i) { return constant_ints(in(i)); };
+    const SplitParams p =
+        op_.kind == OpKind::Split    ? prepare_split(in(1).shape, ints(0).at(0), op_.num)
+        : op_.kind == OpKind::SplitV ? prepare_split_v(in(0).shape, ints(1), ints(2).at(0), op_.num)
+                                     : prepare_unpack(in(0).shape, op_.axis, op_.num);
+    if (prepare_only_) return {};
+    std::vector<Value> values;
+    for (TensorI8& t : accel::split(p, i8(op_.kind == OpKind::Split ? 1 : 0))) {
+        values.push_back(Value::of(std::move(t)));
+    }
+    return values;
+}
+
+std::vector<Value> Evaluation::run() const {
+    if (op_.kind == OpKind::Split || op_.kind == OpKind::SplitV || op_.kind == OpKind::Unpack) {
+        return split();
+    }
+    return {run_one()};
+}
+
+Value Evaluation::run_one() const {
     // Shapes: folded into constants before the model runs (reference/constant_folding.hpp).
     if (out().type == graph::DType::Int32) {
         if (!prepare_only_) {
@@ -210,12 +329,11 @@ Value Evaluation::run() const {
             if (prepare_only_) return {};
             return Value::of(pad(p, i8(0)));
         }
-        case OpKind::Reshape: {
-            if (prepare_only_) return {};
-            TensorI8 y = i8(0);
-            y.shape = out().shape;
-            return Value::of(std::move(y));
-        }
+        case OpKind::Reshape:
+        case OpKind::Squeeze:
+        case OpKind::ExpandDims:
+        case OpKind::Transpose:
+        case OpKind::Slice: return data_mover();
         case OpKind::Softmax: {
             const SoftmaxParams p = prepare_softmax(op_.beta, quant_params(in(0)), quant_params(out()));
             if (prepare_only_) return {};
@@ -262,6 +380,20 @@ Value Evaluation::run() const {
             if (prepare_only_) return {};
             return Value::of(resize_nearest(p, i8(0)));
         }
+        case OpKind::Sub:
+        case OpKind::Maximum:
+        case OpKind::Minimum:
+        case OpKind::SquaredDifference:
+        case OpKind::Prelu: return binary();
+        case OpKind::Abs:
+        case OpKind::Relu:
+        case OpKind::Relu6:
+        case OpKind::ReluN1To1:
+        case OpKind::Exp:
+        case OpKind::Rsqrt: return elementwise();
+        case OpKind::Split:
+        case OpKind::SplitV:
+        case OpKind::Unpack: throw std::logic_error("an operator of several outputs");
     }
     throw Error("unknown operator kind");
 }
@@ -270,8 +402,8 @@ Value Evaluation::run() const {
 
 namespace {
 
-Value evaluate_or_prepare(const Model& model, const Operator& op,
-                          const std::vector<const Value*>& inputs, bool prepare_only) {
+std::vector<Value> evaluate_or_prepare(const Model& model, const Operator& op,
+                                       const std::vector<const Value*>& inputs, bool prepare_only) {
     try {
         return Evaluation(model, op, inputs, prepare_only).run();
     } catch (const Error& e) {
@@ -282,7 +414,8 @@ Value evaluate_or_prepare(const Model& model, const Operator& op,
 
 }  // namespace
 
-Value evaluate(const Model& model, const Operator& op, const std::vector<const Value*>& inputs) {
+std::vector<Value> evaluate(const Model& model, const Operator& op,
+                            const std::vector<const Value*>& inputs) {
     return evaluate_or_prepare(model, op, inputs, false);
 }
 

@@ -10,10 +10,11 @@
 namespace accel::reference {
 
 // `inputs` holds the operator's input values in order; nullptr for a constant (read
-// from the model) or an omitted optional input. Throws accel::Error naming the
-// operator when its parameters are outside what TFLite's Prepare accepts.
-Value evaluate(const graph::Model& model, const graph::Operator& op,
-               const std::vector<const Value*>& inputs);
+// from the model) or an omitted optional input. Returns one value per output of `op`
+// (several for SPLIT, SPLIT_V and UNPACK). Throws accel::Error naming the operator when
+// its parameters are outside what TFLite's Prepare accepts.
+std::vector<Value> evaluate(const graph::Model& model, const graph::Operator& op,
+                            const std::vector<const Value*>& inputs);
 
 // The operator's Prepare alone, from the model: every parameter evaluate() computes,
 // with its errors, and nothing run (reference/model_check.hpp checks each operator so).

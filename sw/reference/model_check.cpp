@@ -11,7 +11,10 @@
 #include "base/text.hpp"
 #include "ops/pack.hpp"
 #include "ops/padding.hpp"
+#include "ops/slice.hpp"
+#include "ops/split.hpp"
 #include "ops/strided_slice.hpp"
+#include "ops/transpose.hpp"
 #include "reference/evaluate.hpp"
 #include "reference/operator_params.hpp"
 
@@ -246,6 +249,42 @@ Shape resize_output(const Model& m, const Operator& op) {
     return {x[0], hw[0], hw[1], x[3]};
 }
 
+// SQUEEZE: the dimensions of size 1 listed (negative ones count from the end), or all.
+Shape squeeze_output(const Model& m, const Operator& op) {
+    const Shape& x = shape_of(m, op, 0);
+    const auto rank = static_cast<int>(x.size());
+    if (rank > 8) fail(fmt::format("the input {} has more than 8 dimensions", dims(x)));
+    std::vector<bool> drop(x.size(), op.squeeze_dims.empty());
+    for (size_t d = 0; d < x.size() && op.squeeze_dims.empty(); ++d) drop[d] = x[d] == 1;
+    for (const int d : op.squeeze_dims) {
+        const int at = d < 0 ? d + rank : d;
+        if (at < 0 || at >= rank || x[static_cast<size_t>(at)] != 1) {
+            fail(fmt::format("squeeze_dims {} is no dimension of size 1 of the input {}", d, dims(x)));
+        }
+        drop[static_cast<size_t>(at)] = true;
+    }
+    Shape y;
+    for (size_t d = 0; d < x.size(); ++d) {
+        if (!drop[d]) y.push_back(x[d]);
+    }
+    return y;
+}
+
+// EXPAND_DIMS: a dimension of 1 inserted at the axis (negative: counted from the end of
+// the output's rank).
+Shape expand_dims_output(const Model& m, const Operator& op) {
+    const Shape& x = shape_of(m, op, 0);
+    const TensorDesc& axis = m.tensor(op.inputs.at(1));
+    if (axis.element_count() != 1) fail(fmt::format("the axis has {} values; expected 1", axis.element_count()));
+    const auto rank = static_cast<int64_t>(x.size());
+    int64_t a = constant_ints(axis)[0];
+    if (a < 0) a += rank + 1;
+    if (a < 0 || a > rank) fail(fmt::format("axis {} is outside the rank-{} input", constant_ints(axis)[0], rank));
+    Shape y = x;
+    y.insert(y.begin() + a, 1);
+    return y;
+}
+
 Shape same_as_input(const Model& m, const Operator& op) {
     const Shape& x = shape_of(m, op, 0);
     if (op.kind == OpKind::Softmax && x.empty()) fail("the input is a scalar; SOFTMAX needs rank 1 or more");
@@ -264,7 +303,7 @@ void check_data_flow(const Model& m) {
         for (const int t : op.inputs) {
             if (t < 0 || m.tensor(t).is_constant() || writer[static_cast<size_t>(t)] != -2) continue;
             const auto later = std::find_if(m.operators.begin(), m.operators.end(), [t](const Operator& o) {
-                return o.outputs.at(0) == t;
+                return std::find(o.outputs.begin(), o.outputs.end(), t) != o.outputs.end();
             });
             fail(later != m.operators.end()
                      ? fmt::format("{}: reads {} before operator {} writes it", where,
@@ -272,15 +311,18 @@ void check_data_flow(const Model& m) {
                      : fmt::format("{}: reads {}, which is no graph input, constant or operator's "
                                    "output", where, tensor_name(m, t)));
         }
-        const int y = op.outputs.at(0);
-        m.tensor(y);  // throws for one out of range
-        const int before = writer[static_cast<size_t>(y)];
-        if (before == -1) fail(fmt::format("{}: writes {}, a graph input", where, tensor_name(m, y)));
-        if (before >= 0) {
-            fail(fmt::format("{}: writes {}, which operator {} writes too", where,
-                             tensor_name(m, y), before));
+        if (op.outputs.empty()) fail(fmt::format("{}: has no outputs", where));
+        for (const int y : op.outputs) {
+            m.tensor(y);  // throws for one out of range
+            const int before = writer[static_cast<size_t>(y)];
+            if (before == -1) fail(fmt::format("{}: writes {}, a graph input", where, tensor_name(m, y)));
+            if (before >= 0) {
+                // An operator that lists a tensor among its outputs twice writes it twice too.
+                fail(fmt::format("{}: writes {}, which {} writes too", where, tensor_name(m, y),
+                                 before == op.index ? "it" : fmt::format("operator {}", before)));
+            }
+            writer[static_cast<size_t>(y)] = op.index;
         }
-        writer[static_cast<size_t>(y)] = op.index;
     }
     for (const int t : m.outputs) {
         if (writer[static_cast<size_t>(t)] == -2) {
@@ -314,6 +356,19 @@ void check_sizes(const Model& m) {
 
 }  // namespace
 
+std::vector<Shape> infer_output_shapes(const Model& m, const Operator& op) {
+    const auto axis = [&](size_t slot) { return constant_ints(m.tensor(op.inputs.at(slot))).at(0); };
+    switch (op.kind) {
+        case OpKind::Split:
+            return prepare_split(shape_of(m, op, 1), axis(0), op.num).output_shapes;
+        case OpKind::SplitV:
+            return prepare_split_v(shape_of(m, op, 0), constant_ints(m.tensor(op.inputs.at(1))),
+                                   axis(2), op.num).output_shapes;
+        case OpKind::Unpack: return prepare_unpack(shape_of(m, op, 0), op.axis, op.num).output_shapes;
+        default: return {infer_output_shape(m, op)};
+    }
+}
+
 Shape infer_output_shape(const Model& m, const Operator& op) {
     switch (op.kind) {
         case OpKind::Conv2d: return conv_output(m, op);
@@ -330,7 +385,22 @@ Shape infer_output_shape(const Model& m, const Operator& op) {
         case OpKind::StridedSlice:
             return prepare_strided_slice(shape_of(m, op, 0), strided_slice_options(m, op)).output_shape;
         case OpKind::Pack: return prepare_pack(input_shapes(m, op), op.axis).output_shape;
-        case OpKind::Mul: return add_output(m, op);
+        case OpKind::Mul:
+        case OpKind::Sub:
+        case OpKind::Maximum:
+        case OpKind::Minimum:
+        case OpKind::SquaredDifference:
+        case OpKind::Prelu: return add_output(m, op);
+        case OpKind::Squeeze: return squeeze_output(m, op);
+        case OpKind::ExpandDims: return expand_dims_output(m, op);
+        case OpKind::Transpose:
+            return prepare_transpose(shape_of(m, op, 0), constant_ints(m.tensor(op.inputs.at(1)))).output_shape;
+        case OpKind::Slice:
+            return prepare_slice(shape_of(m, op, 0), constant_ints(m.tensor(op.inputs.at(1))),
+                                 constant_ints(m.tensor(op.inputs.at(2)))).output_shape;
+        case OpKind::Split:
+        case OpKind::SplitV:
+        case OpKind::Unpack: fail("has several outputs");
         case OpKind::ResizeNearestNeighbor: return resize_output(m, op);
         case OpKind::Softmax:
         case OpKind::Quantize:
@@ -338,7 +408,13 @@ Shape infer_output_shape(const Model& m, const Operator& op) {
         case OpKind::Logistic:
         case OpKind::Tanh:
         case OpKind::HardSwish:
-        case OpKind::LeakyRelu: return same_as_input(m, op);
+        case OpKind::LeakyRelu:
+        case OpKind::Abs:
+        case OpKind::Relu:
+        case OpKind::Relu6:
+        case OpKind::ReluN1To1:
+        case OpKind::Exp:
+        case OpKind::Rsqrt: return same_as_input(m, op);
     }
     fail("unknown operator kind");
 }
@@ -359,21 +435,27 @@ void check_model(const Model& m) {
     }
     for (const Operator& op : m.operators) {
         const std::string where = fmt::format("operator {} ({})", op.index, graph::op_kind_name(op.kind));
-        Shape want;
+        std::vector<Shape> want;
         try {
-            want = infer_output_shape(m, op);
+            want = infer_output_shapes(m, op);
         } catch (const Error& e) {
             fail(fmt::format("{}: {}", where, e.what()));
         }
-        const int y = op.outputs.at(0);
-        const TensorDesc& out = m.tensor(y);
-        if (out.type == graph::DType::Int32 && !out.is_constant() && out.element_count() > 0) {
-            fail(fmt::format("{}: its int32 output {} is not computed at compile time", where,
-                             tensor_name(m, y)));
+        if (want.size() != op.outputs.size()) {
+            fail(fmt::format("{}: has {} outputs; the operator computes {}", where, op.outputs.size(),
+                             want.size()));
         }
-        if (m.tensor(y).shape != want) {
-            fail(fmt::format("{}: output {} is declared {}; the operator computes {}", where,
-                             tensor_name(m, y), dims(m.tensor(y).shape), dims(want)));
+        for (size_t i = 0; i < op.outputs.size(); ++i) {
+            const int y = op.outputs[i];
+            const TensorDesc& out = m.tensor(y);
+            if (out.type == graph::DType::Int32 && !out.is_constant() && out.element_count() > 0) {
+                fail(fmt::format("{}: its int32 output {} is not computed at compile time", where,
+                                 tensor_name(m, y)));
+            }
+            if (out.shape != want.at(i)) {
+                fail(fmt::format("{}: output {} is declared {}; the operator computes {}", where,
+                                 tensor_name(m, y), dims(out.shape), dims(want.at(i))));
+            }
         }
         prepare(m, op);  // its quantization and options, as it will run
     }

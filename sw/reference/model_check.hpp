@@ -25,9 +25,13 @@ namespace accel::reference {
 // and name) and what is wrong.
 void check_model(const graph::Model& model);
 
-// The output shape TFLite's Prepare gives `op`, from its input tensors' declared shapes,
-// its constants and options. Throws accel::Error (without the operator's name) when
-// Prepare would fail.
+// The output shapes TFLite's Prepare gives `op`, one per output, from its input tensors'
+// declared shapes, its constants and options. Throws accel::Error (without the
+// operator's name) when Prepare would fail.
+std::vector<std::vector<int64_t>> infer_output_shapes(const graph::Model& model,
+                                                      const graph::Operator& op);
+
+// The same for an operator of one output.
 std::vector<int64_t> infer_output_shape(const graph::Model& model, const graph::Operator& op);
 
 }  // namespace accel::reference

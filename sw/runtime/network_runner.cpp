@@ -275,10 +275,12 @@ void Runner::run_host_step(const Step& s, OperatorRun& rec) {
     std::vector<const Value*> inputs;
     for (int t : op.inputs) inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &host_value(t));
     const auto start = std::chrono::steady_clock::now();
-    Value y = reference::evaluate(m_, op, inputs);
+    std::vector<Value> values = reference::evaluate(m_, op, inputs);
     rec.host_seconds = seconds_since(start);
-    on_device_.erase(op.outputs[0]);
-    host_[op.outputs[0]] = std::move(y);
+    for (size_t i = 0; i < op.outputs.size(); ++i) {
+        on_device_.erase(op.outputs[i]);
+        host_[op.outputs[i]] = std::move(values.at(i));
+    }
 }
 
 void Runner::check_step(const Step& s) {
@@ -287,7 +289,9 @@ void Runner::check_step(const Step& s) {
     for (int t : op.inputs) {
         inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
     }
-    golden_[op.outputs[0]] = reference::evaluate(m_, op, inputs);
+    std::vector<Value> values = reference::evaluate(m_, op, inputs);
+    for (size_t i = 0; i < op.outputs.size(); ++i) golden_[op.outputs[i]] = std::move(values.at(i));
+    // Device operators have one output.
     if (s.placement != Placement::Device || out_.mismatch) return;
     const Value& got = host_value(op.outputs[0]);
     const Value& want = golden_.at(op.outputs[0]);
@@ -351,11 +355,12 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
     }
     if (options_.keep_tensors) {
         for (const OperatorRun& r : out_.operators) {
-            const int t = m_.operators[static_cast<size_t>(r.index)].outputs[0];
-            const bool exists = (r.placement != Placement::Folded || !make_device ||
-                                 plan_.storage[static_cast<size_t>(t)] != t) &&  // a RESHAPE
-                                !m_.tensor(t).is_constant();  // a folded shape
-            if (exists) out_.tensors[t] = host_value(t);
+            for (const int t : m_.operators[static_cast<size_t>(r.index)].outputs) {
+                const bool exists = (r.placement != Placement::Folded || !make_device ||
+                                     plan_.storage[static_cast<size_t>(t)] != t) &&  // a RESHAPE
+                                    !m_.tensor(t).is_constant();  // a folded shape
+                if (exists) out_.tensors[t] = host_value(t);
+            }
         }
     }
     return out_;

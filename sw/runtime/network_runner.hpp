@@ -24,7 +24,7 @@ struct OperatorRun {
     std::string type;  // TFLite's name
     network::Placement placement = network::Placement::Host;
     std::vector<std::vector<int64_t>> input_shapes;
-    std::vector<int64_t> output_shape;
+    std::vector<int64_t> output_shape;  // the first output's (SPLIT, SPLIT_V, UNPACK have more)
     int64_t macs = 0;
     // Device operators only.
     int64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;

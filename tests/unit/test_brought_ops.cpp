@@ -17,7 +17,11 @@
 #include "ops/logistic.hpp"
 #include "ops/mul.hpp"
 #include "ops/pack.hpp"
+#include "ops/relu.hpp"
 #include "ops/resize_nearest_neighbor.hpp"
+#include "ops/rsqrt.hpp"
+#include "ops/split.hpp"
+#include "ops/transpose.hpp"
 #include "ops/strided_slice.hpp"
 #include "ops/tanh.hpp"
 #include "reference/constant_folding.hpp"
@@ -48,6 +52,41 @@ TEST(Tanh, TabulatesTheHyperbolicTangent) {
     EXPECT_EQ(t(20), 97);     // tanh(1) * 128 = 97.48
     EXPECT_EQ(t(-20), -97);
     EXPECT_EQ(t(127), 127);   // 127.99 rounds to 128 and clamps
+}
+
+TEST(Rsqrt, RefusesAValueBelowTheZeroPointAsTfliteEvalDoes) {
+    const RsqrtParams p = prepare_rsqrt({0.01f, -10}, {0.1f, 0});
+    EXPECT_EQ(rsqrt(p, -10), 127);  // 0: the largest output
+    EXPECT_EQ(rsqrt(p, tensor({2}, {-10, 90})).data[1], 10);  // 1 / sqrt(1.0) / 0.1
+    EXPECT_THROW(rsqrt(p, tensor({2}, {-11, 0})), Error);
+}
+
+TEST(Relu, ClampsToTheQuantizedBoundsOfEachKind) {
+    const QuantParams q{0.05f, -10};
+    EXPECT_EQ(relu(prepare_relu(ReluKind::Relu, q, q), -100), -10);
+    EXPECT_EQ(relu(prepare_relu(ReluKind::Relu, q, q), 127), 127);
+    EXPECT_EQ(relu(prepare_relu(ReluKind::ReluN1To1, q, q), 127), 10);   // 1 / 0.05 - 10
+    EXPECT_EQ(relu(prepare_relu(ReluKind::ReluN1To1, q, q), -128), -30);
+    EXPECT_EQ(relu(prepare_relu(ReluKind::Relu6, {0.1f, 0}, {0.1f, 0}), 100), 60);
+}
+
+TEST(Split, RefusesPiecesThatDoNotFitTheDimension) {
+    EXPECT_THROW(prepare_split({1, 4, 6}, 2, 4), Error);      // 6 / 4 is not even
+    EXPECT_THROW(prepare_split_v({1, 4, 6}, {1, 2}, 2, 2), Error);  // 3 of 6
+    EXPECT_THROW(prepare_split_v({1, 4, 6}, {-1, -1}, 2, 2), Error);
+    EXPECT_THROW(prepare_unpack({1, 4, 6}, 1, 3), Error);
+    const SplitParams p = prepare_split_v({2, 3}, {-1, 1}, -1, 2);
+    const std::vector<TensorI8> y = split(p, tensor({2, 3}, {1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(y.at(0).data, (std::vector<int8_t>{1, 2, 4, 5}));
+    EXPECT_EQ(y.at(1).data, (std::vector<int8_t>{3, 6}));
+}
+
+TEST(Transpose, PermutesAndRefusesWhatIsNoPermutation) {
+    const TransposeParams p = prepare_transpose({2, 3}, {1, 0});
+    EXPECT_EQ(transpose(p, tensor({2, 3}, {1, 2, 3, 4, 5, 6})).data,
+              (std::vector<int8_t>{1, 4, 2, 5, 3, 6}));
+    EXPECT_THROW(prepare_transpose({2, 3}, {0, 0}), Error);
+    EXPECT_THROW(prepare_transpose({2, 3}, {0, 2}), Error);
 }
 
 TEST(Tabulate, RunsTheOperatorOnEveryInt8Value) {
