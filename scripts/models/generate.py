@@ -10,8 +10,14 @@ LeakyReLU, nearest upsampling, a concatenation and a sigmoid head, 64x64), dynam
 computed by SHAPE, STRIDED_SLICE and PACK), digits (a small CNN trained on
 scikit-learn's 8x8 digits), float_io (a small random CNN with float32 input and output,
 so QUANTIZE and DEQUANTIZE at its edges, and a CONCATENATION and a DEPTHWISE_CONV_2D
-inside) or unsupported_op (a Dense then elu: an ELU operator the kit does not support).
-The ImageNet models and yolo_tiny have random weights and batch-norm statistics
+inside), unsupported_op (a Dense then elu: an ELU operator the kit does not support), or
+one of the four MLPerf Tiny v1.x reference networks, with the layer structures of
+mlcommons/tiny's training scripts: resnet8 (image classification, CIFAR-10 32x32x3, 10
+classes), ds_cnn (keyword spotting, DS-CNN small on 49x10x1 MFCCs, 12 classes),
+mobilenet_v1_025 (visual wake words, MobileNetV1 alpha 0.25 at 96x96x3, 2 classes) and
+fc_autoencoder (anomaly detection, a 640-wide log-mel frame through a 128-128-128-128-8
+bottleneck and back).
+The ImageNet models, yolo_tiny and the MLPerf Tiny models have random weights and batch-norm statistics
 measured on random inputs, so that activations stay in a sane range; the converter
 folds batch norm into the convolutions. Every model but float_io and unsupported_op is
 fully int8 (input, output and every operator); all run batch 1 (dynamic_batch's batch is
@@ -42,7 +48,9 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 import numpy as np
 
 IMAGENET_MODELS = ("resnet18", "mobilenetv2", "resnet50", "mobilenetv3_small", "efficientnet_b0")
-MODELS = IMAGENET_MODELS + ("digits", "float_io", "unsupported_op", "yolo_tiny", "dynamic_batch")
+MLPERF_TINY_MODELS = ("resnet8", "ds_cnn", "mobilenet_v1_025", "fc_autoencoder")
+MODELS = IMAGENET_MODELS + MLPERF_TINY_MODELS + (
+    "digits", "float_io", "unsupported_op", "yolo_tiny", "dynamic_batch")
 
 # The operators the kit's model runner supports; anything else is reported.
 SUPPORTED_OPS = {
@@ -246,6 +254,106 @@ def unsupported_op_model():
     return keras.Model(inp, x, name="unsupported_op")
 
 
+# The MLPerf Tiny reference networks. Their training scripts' L2 regularizers and
+# he_normal initializers only shape training, so they are left out; Dropout is kept,
+# although the converter drops it, so that the layer lists read like the references'.
+
+def resnet8_model():
+    """ResNet-8 (MLPerf Tiny image classification): a 16-channel 3x3 stem, then three
+    residual stacks of 16, 32 and 64 channels (two 3x3 convs each; the second and third
+    stacks stride 2 with a 1x1 stride-2 conv, without batch norm, on the shortcut), an
+    8x8 average pool and a 10-way softmax. TF's 'same' padding, as the reference has."""
+    L = keras.layers
+
+    def conv_bn(x, filters, kernel, stride, name, relu=True):
+        x = L.Conv2D(filters, kernel, stride, padding="same", name=name)(x)
+        x = L.BatchNormalization(name=f"{name}_bn")(x)
+        return L.ReLU(name=f"{name}_relu")(x) if relu else x
+
+    inp = keras.Input((32, 32, 3), batch_size=1, name="input")
+    x = conv_bn(inp, 16, 3, 1, "conv1")
+    for stack, filters in enumerate((16, 32, 64), start=1):
+        stride = 1 if stack == 1 else 2
+        y = conv_bn(x, filters, 3, stride, f"stack{stack}_conv1")
+        y = conv_bn(y, filters, 3, 1, f"stack{stack}_conv2", relu=False)
+        if stride != 1:
+            x = L.Conv2D(filters, 1, stride, padding="same", name=f"stack{stack}_shortcut")(x)
+        x = L.Add(name=f"stack{stack}_add")([x, y])
+        x = L.ReLU(name=f"stack{stack}_out")(x)
+    x = L.AveragePooling2D(8, name="avgpool")(x)
+    x = L.Flatten(name="flatten")(x)
+    x = L.Dense(10, activation="softmax", name="fc")(x)
+    return keras.Model(inp, x, name="resnet8")
+
+
+def ds_cnn_model():
+    """DS-CNN small (MLPerf Tiny keyword spotting): a 10x4 stride-2 conv to 64 channels
+    on the 49x10 MFCCs (25x5 out), four depthwise-separable blocks (3x3 depthwise, 1x1
+    to 64, batch norm and ReLU after each), a 24x5 average pool and a 12-way softmax."""
+    L = keras.layers
+    inp = keras.Input((49, 10, 1), batch_size=1, name="input")
+    x = L.Conv2D(64, (10, 4), strides=(2, 2), padding="same", name="conv1")(inp)
+    x = L.BatchNormalization(name="conv1_bn")(x)
+    x = L.ReLU(name="conv1_relu")(x)
+    x = L.Dropout(0.2, name="dropout1")(x)
+    for i in range(1, 5):
+        x = L.DepthwiseConv2D(3, padding="same", name=f"dw{i}")(x)
+        x = L.BatchNormalization(name=f"dw{i}_bn")(x)
+        x = L.ReLU(name=f"dw{i}_relu")(x)
+        x = L.Conv2D(64, 1, padding="same", name=f"pw{i}")(x)
+        x = L.BatchNormalization(name=f"pw{i}_bn")(x)
+        x = L.ReLU(name=f"pw{i}_relu")(x)
+    x = L.Dropout(0.4, name="dropout2")(x)
+    x = L.AveragePooling2D((24, 5), name="avgpool")(x)  # the reference's (49 // 2, 10 // 2)
+    x = L.Flatten(name="flatten")(x)
+    x = L.Dense(12, activation="softmax", name="fc")(x)
+    return keras.Model(inp, x, name="ds_cnn")
+
+
+def mobilenet_v1_025_model():
+    """MobileNetV1 alpha 0.25 (MLPerf Tiny visual wake words) at 96x96: an 8-channel 3x3
+    stride-2 stem, thirteen depthwise-separable blocks (3x3 depthwise, 1x1 pointwise,
+    batch norm and ReLU after each) to 256 channels at 3x3, a 3x3 average pool and a
+    2-way softmax."""
+    L = keras.layers
+
+    def bn_relu(x, name):
+        x = L.BatchNormalization(name=f"{name}_bn")(x)
+        return L.ReLU(name=f"{name}_relu")(x)
+
+    inp = keras.Input((96, 96, 3), batch_size=1, name="input")
+    x = bn_relu(L.Conv2D(8, 3, strides=2, padding="same", name="conv1")(inp), "conv1")
+    blocks = [(16, 1), (32, 2), (32, 1), (64, 2), (64, 1), (128, 2)] + [(128, 1)] * 5 + [
+        (256, 2), (256, 1)]
+    for i, (filters, stride) in enumerate(blocks, start=2):
+        x = bn_relu(L.DepthwiseConv2D(3, strides=stride, padding="same", name=f"dw{i}")(x),
+                    f"dw{i}")
+        x = bn_relu(L.Conv2D(filters, 1, padding="same", name=f"pw{i}")(x), f"pw{i}")
+    x = L.AveragePooling2D(x.shape[1:3], name="avgpool")(x)
+    x = L.Flatten(name="flatten")(x)
+    x = L.Dense(2, activation="softmax", name="fc")(x)
+    return keras.Model(inp, x, name="mobilenet_v1_025")
+
+
+def fc_autoencoder_model():
+    """The MLPerf Tiny anomaly-detection autoencoder: 640 -> 128 x4 -> 8 -> 128 x4 -> 640,
+    each hidden Dense followed by batch norm and ReLU, the output Dense linear."""
+    L = keras.layers
+    inp = keras.Input((640,), batch_size=1, name="input")
+    x = inp
+    for i, units in enumerate((128, 128, 128, 128, 8, 128, 128, 128, 128), start=1):
+        x = L.Dense(units, name=f"fc{i}")(x)
+        x = L.BatchNormalization(name=f"fc{i}_bn")(x)
+        x = L.ReLU(name=f"fc{i}_relu")(x)
+    x = L.Dense(640, name="fc10")(x)
+    return keras.Model(inp, x, name="fc_autoencoder")
+
+
+MLPERF_TINY_BUILDERS = {"resnet8": resnet8_model, "ds_cnn": ds_cnn_model,
+                        "mobilenet_v1_025": mobilenet_v1_025_model,
+                        "fc_autoencoder": fc_autoencoder_model}
+
+
 # ------------------------------------------------------------------------ conversion
 
 def convert_int8(model, representative, io_type="int8"):
@@ -325,6 +433,11 @@ def main():
         calib = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, res, res, 3)).astype(np.float32)
         calibrate_batch_norm(model, calib, rng)
         representative = rng.uniform(-1, 1, (CALIBRATION_SAMPLES, res, res, 3)).astype(np.float32)
+    elif args.model in MLPERF_TINY_MODELS:
+        model = MLPERF_TINY_BUILDERS[args.model]()
+        shape = (CALIBRATION_SAMPLES,) + tuple(model.input.shape[1:])
+        calibrate_batch_norm(model, rng.uniform(-1, 1, shape).astype(np.float32), rng)
+        representative = rng.uniform(-1, 1, shape).astype(np.float32)
     elif args.model == "digits":
         x_train, x_test, y_train, y_test = digits_data(args.seed)
         model = digits_model()
