@@ -147,49 +147,42 @@ Value Evaluation::concatenation() const {
     return Value::of(accel::concatenation(p, pointers_to(all_i8())));
 }
 
-// The element-wise operators of one int8 input.
+// The element-wise operators of one int8 input: Prepare's parameters, then (unless
+// only preparing) the kernel on the input.
 Value Evaluation::elementwise() const {
     const QuantParams x = quant_params(in(0)), y = quant_params(out());
+    const auto run = [&](const auto& params, const auto& kernel) {
+        return prepare_only_ ? Value{} : Value::of(kernel(params, i8(0)));
+    };
     switch (op_.kind) {
         case OpKind::Logistic:
         case OpKind::Tanh:
-        case OpKind::Exp: {  // tables filled from float math
-            const Int8Table t = op_.kind == OpKind::Logistic ? prepare_logistic(x, y)
-                                : op_.kind == OpKind::Tanh   ? prepare_tanh(x, y)
-                                                             : prepare_exp(x, y);
-            if (prepare_only_) return {};
-            return Value::of(apply_table(t, i8(0)));
-        }
-        case OpKind::HardSwish: {
-            const HardSwishParams p = prepare_hard_swish(x, y);
-            if (prepare_only_) return {};
-            return Value::of(hard_swish(p, i8(0)));
-        }
-        case OpKind::LeakyRelu: {
-            const LeakyReluParams p = prepare_leaky_relu(x, y, op_.alpha);
-            if (prepare_only_) return {};
-            return Value::of(leaky_relu(p, i8(0)));
-        }
-        case OpKind::Abs: {
-            const AbsParams p = prepare_abs(x, y);
-            if (prepare_only_) return {};
-            return Value::of(abs(p, i8(0)));
-        }
+        case OpKind::Exp:  // tables filled from float math
+            return run(op_.kind == OpKind::Logistic ? prepare_logistic(x, y)
+                       : op_.kind == OpKind::Tanh   ? prepare_tanh(x, y)
+                                                    : prepare_exp(x, y),
+                       [](const Int8Table& t, const TensorI8& v) { return apply_table(t, v); });
+        case OpKind::HardSwish:
+            return run(prepare_hard_swish(x, y),
+                       [](const HardSwishParams& p, const TensorI8& v) { return hard_swish(p, v); });
+        case OpKind::LeakyRelu:
+            return run(prepare_leaky_relu(x, y, op_.alpha),
+                       [](const LeakyReluParams& p, const TensorI8& v) { return leaky_relu(p, v); });
+        case OpKind::Abs:
+            return run(prepare_abs(x, y),
+                       [](const AbsParams& p, const TensorI8& v) { return abs(p, v); });
         case OpKind::Relu:
         case OpKind::Relu6:
         case OpKind::ReluN1To1: {
             const ReluKind kind = op_.kind == OpKind::Relu    ? ReluKind::Relu
                                   : op_.kind == OpKind::Relu6 ? ReluKind::Relu6
                                                               : ReluKind::ReluN1To1;
-            const ReluParams p = prepare_relu(kind, x, y);
-            if (prepare_only_) return {};
-            return Value::of(relu(p, i8(0)));
+            return run(prepare_relu(kind, x, y),
+                       [](const ReluParams& p, const TensorI8& v) { return relu(p, v); });
         }
-        case OpKind::Rsqrt: {
-            const RsqrtParams p = prepare_rsqrt(x, y);
-            if (prepare_only_) return {};
-            return Value::of(rsqrt(p, i8(0)));
-        }
+        case OpKind::Rsqrt:
+            return run(prepare_rsqrt(x, y),
+                       [](const RsqrtParams& p, const TensorI8& v) { return rsqrt(p, v); });
         default: throw std::logic_error("not an element-wise operator");
     }
 }
