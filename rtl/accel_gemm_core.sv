@@ -51,15 +51,18 @@ module accel_gemm_core #(
     `ACCEL_ASSERT_KNOWN(a_valid_known, valid_o, clk_i, rst_i)
 
     // ---------------------------------------------------------------- stage 1: operands
-    // The inputs and the weights in offset binary, straight from the SRAMs.
+    // The inputs and the weights in offset binary, straight from the SRAMs (on the ECP5,
+    // the weights go to the multipliers' own input registers, below).
     logic [INP_W-1:0] inp_q;
+    always_ff @(posedge clk_i) begin
+        if (valid_i) inp_q <= inp_i;
+    end
+`ifndef ACCEL_ECP5
     logic [WGT_W-1:0] wgt_q;
     always_ff @(posedge clk_i) begin
-        if (valid_i) begin
-            inp_q <= inp_i;
-            wgt_q <= wgt_i ^ {(BLOCK_OUT * BLOCK_IN){8'h80}};
-        end
+        if (valid_i) wgt_q <= wgt_i ^ {(BLOCK_OUT * BLOCK_IN){8'h80}};
     end
+`endif
 
     // ---------------------------------------------------------------- stage 2: products
     // Each product a_i * w'_i (one DSP), and each input row's sum.
@@ -93,6 +96,21 @@ module accel_gemm_core #(
                 for (int i = 0; i < BLOCK_IN; i++) dot = dot + prod_q[i];
                 dot = dot - (row_sum_q[32*b +: 32] << 7);
             end
+`ifdef ACCEL_ECP5
+            // On the ECP5 each product is a DSP with its own registers: its input
+            // registers take the operands from the SRAMs beside inp_q and wgt_q, and its
+            // output register is prod_q (accel_prim_mul_reg).
+            for (genvar i = 0; i < BLOCK_IN; i++) begin : g_mul
+                logic [15:0] p;
+                accel_prim_mul_reg #(.A_W(8), .B_W(8), .A_SIGNED(1'b1), .B_SIGNED(1'b0)) u_mul (
+                    .clk_i, .in_ce_i(valid_i), .a_i(inp_i[8*(BLOCK_IN*b+i) +: 8]),
+                    .b_i(wgt_i[8*(BLOCK_IN*o+i) +: 8] ^ 8'h80), .out_ce_i(valid_q[0]), .p_o(p));
+                assign prod_q[i] = 32'(signed'(p));
+            end
+            always_ff @(posedge clk_i) begin
+                if (valid_q[1]) sum_q <= dot;
+            end
+`else
             always_ff @(posedge clk_i) begin
                 if (valid_q[0]) begin
                     for (int i = 0; i < BLOCK_IN; i++) begin
@@ -102,6 +120,7 @@ module accel_gemm_core #(
                 end
                 if (valid_q[1]) sum_q <= dot;
             end
+`endif
             assign sum_o[32*(b*BLOCK_OUT+o) +: 32] = sum_q;
         end
     end

@@ -10,7 +10,8 @@
 // registers change only when the data entering it is valid), and x_o is the last stage.
 // One step of arithmetic a stage, so that no path runs from a multiplier through a sum:
 //   0 operands (the accumulator left-shifted on its way in)
-//   1 the 32x32 product as four 16x16 partial products (four 18x18 DSPs, registered)
+//   1 the 32x32 product as four 16x16 partial products (four 18x18 DSPs, their own
+//     input and output registers)
 //   2 the two middle partial products summed
 //   3 the product's low 33 and high 34 bits, two independent sums
 //   4 the product's bits [62:30]
@@ -51,7 +52,7 @@ module accel_mbqm_lane #(
     localparam int LW = ((PRE_W > EW) ? PRE_W : EW) + 1;  // bits of the left shift
     logic               left;              // the lane's shift: direction and amount
     logic      [EW-1:0] amount;
-    logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l
+    logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l (and in the DSPs)
     (* mem2reg *) logic [EW-1:0] e_q [6];  // right-shift amount r, stages 0-5
     logic         [3:0] sat_q;             // INT32_MIN * INT32_MIN, stages 1-4 ([s-1])
     logic signed [31:0] hh1_q;             // stage 1: partial products
@@ -80,19 +81,33 @@ module accel_mbqm_lane #(
     logic [31:0] mask5;  // 2^e - 1 for the value leaving stage 5
     assign mask5 = (32'd1 << e_q[5]) - 32'd1;
 
+    // Stages 0 and 1 of the four partial products: each multiplier's registers hold its
+    // halves of a0 and m0, and its product (one DSP each on the ECP5, accel_prim_mul_reg).
+    logic signed [31:0] a0;
+    logic        [31:0] hl1, lh1;
+    assign a0 = acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
+    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b1)) u_hh (
+        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[31:16]), .b_i(quant_i[31:16]), .out_ce_i(ld_i[1]),
+        .p_o(hh1_q));
+    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b0)) u_hl (
+        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[31:16]), .b_i(quant_i[15:0]), .out_ce_i(ld_i[1]),
+        .p_o(hl1));
+    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b1)) u_lh (
+        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[15:0]), .b_i(quant_i[31:16]), .out_ce_i(ld_i[1]),
+        .p_o(lh1));
+    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b0)) u_ll (
+        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[15:0]), .b_i(quant_i[15:0]), .out_ce_i(ld_i[1]),
+        .p_o(ll1_q));
+    assign hl1_q = 33'(signed'(hl1));  // a signed by an unsigned 16 bits fits in 32
+    assign lh1_q = 33'(signed'(lh1));
+
     always_ff @(posedge clk_i) begin
         if (ld_i[0]) begin
-            a0_q   <= acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
+            a0_q   <= a0;  // for the INT32_MIN * INT32_MIN check alone
             m0_q   <= quant_i[31:0];
             e_q[0] <= left ? EW'(0) : amount;
         end
-        if (ld_i[1]) begin
-            hh1_q    <= 32'(signed'(a0_q[31:16]) * signed'(m0_q[31:16]));
-            hl1_q    <= 33'(signed'(a0_q[31:16]) * signed'({1'b0, m0_q[15:0]}));
-            lh1_q    <= 33'(signed'({1'b0, a0_q[15:0]}) * signed'(m0_q[31:16]));
-            ll1_q    <= a0_q[15:0] * m0_q[15:0];
-            sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
-        end
+        if (ld_i[1]) sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
         if (ld_i[2]) begin
             mid2_q <= 34'(hl1_q) + 34'(lh1_q);
             hh2_q  <= hh1_q;
