@@ -162,7 +162,21 @@ module accel_top #(
         .push_i(dr2cp_push), .pop_i(dr2cp_pop), .avail_o(dr2cp_avail), .overflow_o(dr2cp_overflow));
 
     // ---------------------------------------------------------------- AXI read side
-    // Fetch and load share the read channel; both see every R beat (m_axi_r{data,resp,last})
+    // The R channel enters through a register slice: the beat, its valid and RREADY are
+    // registers at the boundary, so that no path runs from the memory's logic into
+    // fetch's and load's wide enables, nor from load's ready back out (docs/fpga.md,
+    // timing). Reads take one cycle more for it (the cost model's kReadSlice).
+    logic [0:0]    r_id;
+    logic [DW-1:0] r_data;
+    logic [1:0]    r_resp;
+    logic          r_last, r_valid, r_ready;
+    accel_prim_reg_slice #(.WIDTH(1 + DW + 2 + 1)) u_r_slice (
+        .clk_i, .rst_i,
+        .s_valid_i(m_axi_rvalid), .s_ready_o(m_axi_rready),
+        .s_data_i({m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast}),
+        .m_valid_o(r_valid), .m_ready_i(r_ready), .m_data_o({r_id, r_data, r_resp, r_last}));
+
+    // Fetch and load share the read channel; both see every R beat (r_{data,resp,last})
     // and take those whose r_valid the arbiter raises for them.
     logic fetch_ar_valid, fetch_ar_ready, fetch_r_valid, fetch_r_ready;
     logic [31:0] fetch_ar_addr;
@@ -179,7 +193,7 @@ module accel_top #(
         .s_r_valid_o({load_r_valid, fetch_r_valid}), .s_r_ready_i({load_r_ready, fetch_r_ready}),
         .m_arid_o(m_axi_arid), .m_araddr_o(m_axi_araddr), .m_arlen_o(m_axi_arlen),
         .m_arvalid_o(m_axi_arvalid), .m_arready_i(m_axi_arready),
-        .m_rid_i(m_axi_rid), .m_rvalid_i(m_axi_rvalid), .m_rready_o(m_axi_rready));
+        .m_rid_i(r_id), .m_rvalid_i(r_valid), .m_rready_o(r_ready));
     assign m_axi_arsize = 3'($clog2(BEAT_BYTES));
     assign m_axi_arburst = 2'b01;  // INCR
     assign m_axi_awsize = 3'($clog2(BEAT_BYTES));
@@ -230,7 +244,7 @@ module accel_top #(
         .insn_count_i(insn_count),
         .ar_valid_o(fetch_ar_valid), .ar_ready_i(fetch_ar_ready), .ar_addr_o(fetch_ar_addr),
         .ar_len_o(fetch_ar_len), .r_valid_i(fetch_r_valid), .r_ready_o(fetch_r_ready),
-        .r_data_i(m_axi_rdata), .r_resp_i(m_axi_rresp), .r_last_i(m_axi_rlast),
+        .r_data_i(r_data), .r_resp_i(r_resp), .r_last_i(r_last),
         .insn_o(dispatch_insn), .load_push_o(load_push), .gemm_push_o(gemm_push),
         .drain_push_o(drain_push), .load_full_i(load_full), .gemm_full_i(gemm_full),
         .drain_full_i(drain_full), .finished_o(fetch_finished), .err_o(fetch_err),
@@ -244,7 +258,7 @@ module accel_top #(
         .next_avail_i(cp2ld_avail), .next_pop_o(cp2ld_pop), .next_push_o(ld2cp_push),
         .ar_valid_o(load_ar_valid), .ar_ready_i(load_ar_ready), .ar_addr_o(load_ar_addr),
         .ar_len_o(load_ar_len), .r_valid_i(load_r_valid), .r_ready_o(load_r_ready),
-        .r_data_i(m_axi_rdata), .r_resp_i(m_axi_rresp), .r_last_i(m_axi_rlast),
+        .r_data_i(r_data), .r_resp_i(r_resp), .r_last_i(r_last),
         .inp_we_o(inp_we), .inp_waddr_o(inp_waddr), .inp_wdata_o(inp_wdata),
         .wgt_we_o(wgt_we), .wgt_waddr_o(wgt_waddr), .wgt_wdata_o(wgt_wdata),
         .bias_we_o(bias_we), .bias_waddr_o(bias_waddr), .bias_wdata_o(bias_wdata),

@@ -335,7 +335,8 @@ struct DrainReads {
 struct Machine {
     Machine(const HwParams& params, size_t insns)
         : hw(params),
-          reads(params.config.dram_max_outstanding, params.config.dram_latency_cycles, kReadGap),
+          reads(params.config.dram_max_outstanding,
+                params.config.dram_latency_cycles + kReadSlice, kReadGap),
           writes(params.config.dram_max_outstanding, 1,
                  params.config.dram_latency_cycles + kWriteGap) {
         // Room for what a program of `insns` instructions books, allocated once.

@@ -27,6 +27,7 @@ constexpr int64_t double_scale_pipeline(const HwParams& hw) {
 }
 constexpr int64_t kUnitTurnaround = 1;   // completion to the next start
 constexpr int64_t kReadGap = 0;          // a read burst's slot: cycles after its last beat
+constexpr int64_t kReadSlice = 1;        // accel_top's register slice on the R channel
 constexpr int64_t kWriteGap = 2;         // a write burst's slot: cycles after its B
 
 // The planner's estimate (planner.cpp): a step's cycles besides its GEMM's issue cycles

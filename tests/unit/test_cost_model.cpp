@@ -44,17 +44,19 @@ isa::Load load(uint32_t entries, isa::Tokens t = {}) {
 // A GEMM of 2 x 3 x 4 = 24 steps.
 isa::Gemm gemm(isa::Tokens t = {}) { return {.tokens = t, .n_kb = 2, .n_oy = 3, .n_ox = 4}; }
 
+// Reads: the DRAM's latency (64) and the cycle of accel_top's R register slice.
+constexpr int64_t kReadLatency = 64 + timing::kReadSlice;
 // Fetch: the start is at cycle 1; instruction i's read goes out at cycle 2 + i (one AR a
-// cycle) and its 8 beats (64 bytes) arrive a latency later, one bus beat a cycle:
-// instruction 0's in [66, 74), instruction 1's in [74, 82). Instruction 0 enters the
-// checker the cycle after its last beat (74), its verdict is kept kCheckLatency + 1 cycles
+// cycle) and its 8 beats (64 bytes) arrive a read latency later, one bus beat a cycle:
+// instruction 0's in [67, 75), instruction 1's in [75, 83). Instruction 0 enters the
+// checker the cycle after its last beat (75), its verdict is kept kCheckLatency + 1 cycles
 // later, when it is dispatched, and it starts kQueueLatency cycles after that, at the
 // head of its unit's queue.
-constexpr int64_t kFirstStart = 74 + kCheckLatency + 1 + kQueueLatency;
+constexpr int64_t kFirstStart = 2 + kReadLatency + 8 + kCheckLatency + 1 + kQueueLatency;
 constexpr int64_t kDone = 3;  // the last completion to the end of the run
-// A LOAD's first burst goes out the cycle after its start, its data comes a latency (64)
+// A LOAD's first burst goes out the cycle after its start, its data comes a read latency
 // later.
-constexpr int64_t kFirstData = kFirstStart + 1 + 64;
+constexpr int64_t kFirstData = kFirstStart + 1 + kReadLatency;
 
 // One entry, 2 beats, lands 2 cycles after the first data, when the LOAD completes. The
 // run ends 3 cycles later (kDone): what the RTL measures for this program (docs/cli.md,
@@ -80,16 +82,17 @@ TEST(CostModel, ALongLoadIsBoundByTheBus) {
 
 // With 2 bursts in flight, a burst's slot frees only when its data is in: 48 entries are
 // 6 bursts of 16 beats, and each burst after the first two waits a round trip for a
-// slot -- a latency and 16 beats, of which the other slot's 16 beats hide 16: 64 cycles
-// a burst less 16, 48 per round. Bursts 2-3 and 4-5 take two rounds: the data ends
-// 96 + 2 * 48 cycles after the first data, where the bus alone would have taken 96.
+// slot -- a read latency and 16 beats, of which the other slot's 16 beats hide 16:
+// kReadLatency cycles a burst less 16 per round. Bursts 2-3 and 4-5 take two rounds: the
+// data ends 96 + 2 * (kReadLatency - 16) cycles after the first data, where the bus alone
+// would have taken 96.
 TEST(CostModel, FewSlotsMakeALoadWaitForRoundTrips) {
     HwConfig c = default_hw_config();
     c.dram_max_outstanding = 2;
     const HwParams hw = derive_params(c);
     const Modelled r = predict({load(48)}, hw);
-    EXPECT_EQ(r.t[0].end, kFirstData + 96 + 2 * 48);
-    EXPECT_EQ(r.p.cycles, kFirstData + 96 + 2 * 48 + kDone);
+    EXPECT_EQ(r.t[0].end, kFirstData + 96 + 2 * (kReadLatency - 16));
+    EXPECT_EQ(r.p.cycles, kFirstData + 96 + 2 * (kReadLatency - 16) + kDone);
 }
 
 // A GEMM takes a cycle per step and kGemmPipeline of pipeline.
