@@ -12,7 +12,11 @@
 // Each instruction is checked once all its beats are in, in program order, by
 // accel_insn_check's pipeline (its LATENCY cycles, one instruction a cycle), while earlier
 // ones wait in their slots: the verdict is kept with the slot, so the dispatch path sees
-// only registered bits and no arithmetic. The head instruction is processed once its
+// only registered bits and no arithmetic. The checker takes its copy of the instruction
+// from a register of its own that the beats fill as they fill the slot, not from the
+// slots through a multiplexer (whose select, fanned out to 512 bits, was the FPGA's
+// longest path; docs/fpga.md): the cycle after its last beat, as the R beats of the run
+// come back in program order and the checker takes one instruction a cycle. The head instruction is processed once its
 // verdict is in, in order of precedence:
 //   a beat of it came back with RRESP != OKAY  -> err_o BUS_ERROR, stop
 //   illegal                                    -> err_o ILLEGAL_INSTRUCTION, stop
@@ -113,17 +117,17 @@ module accel_fetch_unit #(
     // The read-ahead slots: registers (mem2reg), indexed as an array so that the
     // simulator reads the head by index, not by a wide shift.
     (* mem2reg *) logic [IB-1:0] slot_data_q [SLOTS];
-    logic [SLOTS-1:0] slot_done_q;   // all beats in
     logic [SLOTS-1:0] slot_err_q;    // a beat came back with an error response
-    logic [SLOTS-1:0] slot_sent_q;   // handed to the checker
     logic [SLOTS-1:0] slot_chk_q;    // its verdict is in: slot_ill_q, slot_rng_q
     logic [SLOTS-1:0] slot_ill_q, slot_rng_q;
-    logic [SW-1:0]   chk_ptr_q;      // next slot to check, in program order
+    logic [IB-1:0]   chk_insn_q;     // the instruction whose beats came in last
+    logic            chk_new_q;      // ... all of them, in the cycle before
+    logic [SW-1:0]   chk_slot_q;     // ... into this slot
 
     // ---------------- the checker: slots in order, verdicts kept per slot ----------------
     logic          chk_go, chk_done, chk_illegal, chk_range, stop;
     logic [SW-1:0] chk_slot;
-    assign chk_go = run_q && slot_done_q[chk_ptr_q] && !slot_sent_q[chk_ptr_q];
+    assign chk_go = run_q && chk_new_q;
 
     accel_insn_check #(
         .BEAT_BYTES(BEAT_BYTES),
@@ -138,8 +142,8 @@ module accel_fetch_unit #(
         .rst_i        (rst_i),
         .flush_i      (stop),  // a stopped run's verdicts are never wanted
         .valid_i      (chk_go),
-        .insn_i       (slot_data_q[chk_ptr_q]),
-        .tag_i        (chk_ptr_q),
+        .insn_i       (chk_insn_q),
+        .tag_i        (chk_slot_q),
         .valid_o      (chk_done),
         .illegal_o    (chk_illegal),
         .range_error_o(chk_range),
@@ -235,11 +239,9 @@ module accel_fetch_unit #(
             wr_q         <= '0;
             head_q       <= '0;
             beat_q       <= '0;
-            slot_done_q  <= '0;
             slot_err_q   <= '0;
-            slot_sent_q  <= '0;
             slot_chk_q   <= '0;
-            chk_ptr_q    <= '0;
+            chk_new_q    <= 1'b0;
         end else begin
             err_q    <= err_d;
             bursts_q <= bursts_d;
@@ -253,8 +255,6 @@ module accel_fetch_unit #(
                 issue_none_q <= issue_left_q == 32'd1;
                 tail_q       <= tail_q + SW'(1);
                 slot_err_q[tail_q]  <= 1'b0;
-                slot_done_q[tail_q] <= 1'b0;
-                slot_sent_q[tail_q] <= 1'b0;
                 slot_chk_q[tail_q]  <= 1'b0;
             end else if (ar_ready_i) begin
                 ar_valid_q <= 1'b0;
@@ -264,17 +264,11 @@ module accel_fetch_unit #(
             if (r_fire) beat_q <= r_last_i ? '0 : beat_q + BTW'(1);
             if (r_cur) begin
                 if (r_resp_i != 2'b00) slot_err_q[wr_q] <= 1'b1;
-                if (r_last_i) begin
-                    slot_done_q[wr_q] <= 1'b1;
-                    wr_q <= wr_q + SW'(1);
-                end
+                if (r_last_i) wr_q <= wr_q + SW'(1);
             end
 
-            // the checker
-            if (chk_go) begin
-                slot_sent_q[chk_ptr_q] <= 1'b1;
-                chk_ptr_q <= chk_ptr_q + SW'(1);
-            end
+            // the checker: the instruction whose last beat just came in
+            chk_new_q <= r_cur && r_last_i;
             if (chk_done) begin
                 slot_chk_q[chk_slot] <= 1'b1;
                 slot_ill_q[chk_slot] <= chk_illegal;
@@ -286,8 +280,6 @@ module accel_fetch_unit #(
                 head_q      <= head_q + SW'(1);
                 proc_left_q <= proc_left_q - 32'd1;
                 proc_none_q <= proc_left_q == 32'd1;
-                slot_done_q[head_q] <= 1'b0;
-                slot_sent_q[head_q] <= 1'b0;
                 slot_chk_q[head_q]  <= 1'b0;
             end
             used_q <= used_q + CW'(ar_new) - CW'(dispatch);
@@ -314,12 +306,13 @@ module accel_fetch_unit #(
                 tail_q       <= '0;
                 wr_q         <= '0;
                 head_q       <= '0;
-                slot_done_q  <= '0;
-                slot_sent_q  <= '0;
                 slot_chk_q   <= '0;
-                chk_ptr_q    <= '0;
             end
         end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (r_cur && r_last_i) chk_slot_q <= wr_q;
     end
 
     // Instruction storage: beat b of the burst for slot s lands in bits
@@ -355,6 +348,11 @@ module accel_fetch_unit #(
                 end
             end
         end
+        for (genvar b = 0; b < BEATS; b++) begin : g_chk_beat
+            always_ff @(posedge clk_i) begin
+                if (r_cur && beat_oh_q[b]) chk_insn_q[b*DW +: DW] <= r_data_i;
+            end
+        end
         logic unused_addr_bits;  // instructions are 64-byte aligned
         assign unused_addr_bits = ^insn_addr_i[OB-1:0];
     end else begin : g_wide
@@ -373,7 +371,10 @@ module accel_fetch_unit #(
             assign lane_data = r_data_i;
         end
         always_ff @(posedge clk_i) begin
-            if (r_cur) slot_data_q[wr_q] <= lane_data;
+            if (r_cur) begin
+                slot_data_q[wr_q] <= lane_data;
+                chk_insn_q        <= lane_data;
+            end
         end
         logic unused_bits;  // instructions are 64-byte aligned; a single-beat burst has no index
         assign unused_bits = ^{insn_addr_i[OB-1:0], beat_q, lane_q};
