@@ -19,8 +19,8 @@ namespace {
 constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1, kPrmEntries = 2;
 
 uint64_t constant_bytes(const HwParams& hw) {
-    return align_dram_region(
-        uint64_t{hw.wgt_entry_bytes} + uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw);
+    return align_dram_region(uint64_t{kAddWeightEntries} * hw.wgt_entry_bytes +
+                                 uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw);
 }
 
 // Two tiles in flight, each with both operands: 4T entries of INP and of ACC.
@@ -47,7 +47,7 @@ std::vector<uint8_t> add_constants(const AddParams& p, const HwParams& hw) {
     const uint32_t bo = hw.block_out;
     std::vector<uint8_t> c(constant_bytes(hw), 0);
     for (uint32_t o = 0; o < bo; ++o) c[o * hw.block_in + o] = 1;  // identity, [o][i]
-    const size_t prm = hw.wgt_entry_bytes;
+    const size_t prm = kAddWeightEntries * hw.wgt_entry_bytes;
     const size_t first = prm + kPrmFirst * hw.prm_entry_bytes;
     const size_t second = prm + kPrmSecond * hw.prm_entry_bytes;
     for (uint32_t o = 0; o < bo; ++o) {
@@ -106,10 +106,11 @@ AddProgram schedule_add(const AddParams& p, int64_t entries, const HwParams& hw,
     isa::Load weights;
     weights.buffer = isa::Buffer::Wgt;
     weights.dram_base = out.constants_base;
+    weights.x_size = kAddWeightEntries;
     insns.push_back(weights);
     isa::Load prm;
     prm.buffer = isa::Buffer::Prm;
-    prm.dram_base = out.constants_base + hw.wgt_entry_bytes;
+    prm.dram_base = out.constants_base + kAddWeightEntries * hw.wgt_entry_bytes;
     prm.x_size = kPrmEntries;
     insns.push_back(prm);
 

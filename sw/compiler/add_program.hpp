@@ -16,6 +16,9 @@
 
 namespace accel {
 
+// The weight buffer's entries an ADD's program uses, from entry 0: its identity weights.
+inline constexpr int64_t kAddWeightEntries = 1;
+
 // Where an ADD goes in the device's DRAM (byte addresses, each a whole beat): its
 // program at `base`, its constants (identity weights, then two PRM entries) behind it,
 // the activations where the network keeps them.

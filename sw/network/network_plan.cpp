@@ -10,6 +10,7 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
+#include "network/weight_residency.hpp"
 #include "ops/fully_connected.hpp"
 #include "reference/constant_folding.hpp"
 #include "reference/model_check.hpp"
@@ -383,6 +384,7 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     std::vector<Live> all;
     for (const auto& [t, l] : live) all.push_back(l);
     plan.arena_bytes = allocate(all, plan.arena);
+    keep_weights_resident(plan, hw);
     return plan;
 }
 

@@ -1,9 +1,12 @@
 #include "runtime/network_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -36,10 +39,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // A conv2d layer of a device step in the network's DRAM: its program and constants at
 // `base` (the block the plan sizes), its input and output in the arena.
+// A layer whose weights stay on chip also has the later inferences' program, at
+// `steady_base`.
 struct PlacedLayer {
     LoweredLayer lowered;
     uint32_t base = 0;
     uint32_t instructions = 0;
+    uint32_t steady_base = 0, steady_instructions = 0;
 };
 
 // A device ADD in the network's DRAM: its program and constants at `base`.
@@ -47,6 +53,13 @@ struct PlacedAdd {
     uint32_t base = 0;
     uint32_t instructions = 0;
 };
+
+// Whether every conv2d layer of a device step keeps its weights on chip.
+bool weights_resident(const Step& s) {
+    return !s.convs.empty() &&
+           std::all_of(s.convs.begin(), s.convs.end(),
+                       [](const network::ConvLayer& c) { return c.resident.has_value(); });
+}
 
 // The multiply-accumulates of the host operators that have any.
 int64_t host_macs(const Model& m, const Operator& op) {
@@ -59,24 +72,24 @@ int64_t host_macs(const Model& m, const Operator& op) {
     return 0;
 }
 
-// The roofline of a device step. A depthwise operator is measured by its own work, not
-// by its blocks' diagonal convolutions: its MACs, and the bytes its blocks read and write
-// with only the filter's R*S*C weights.
+// The roofline of a device step: its MACs and the DRAM bytes it must move, which in
+// the `steady` state leave out the weights resident in the weight buffer. A depthwise
+// operator is measured by its own work, not by its blocks' diagonal convolutions: the
+// bytes its blocks read and write with only the filter's R*S*C weights.
 int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
-                             const HwParams& params) {
+                             const HwParams& params, bool steady) {
     const HwConfig& hw = params.config;
-    if (kind == graph::OpKind::Conv2d || kind == graph::OpKind::FullyConnected) {
-        return roofline_cycles(s.convs.front().layer, hw);
-    }
     if (s.add) {  // two operands read and the sum written, entry for entry
         return roofline_cycles(0, 3 * s.add->entries * params.inp_entry_bytes, hw);
     }
+    const bool depthwise = kind == graph::OpKind::DepthwiseConv2d;
     int64_t bytes = 0;
     for (const network::ConvLayer& c : s.convs) {
         const CompulsoryBytes b = compulsory_bytes(c.layer);
-        bytes += b.input + b.params + b.output + b.weights / c.layer.shape.k;
+        const int64_t weights = depthwise ? b.weights / c.layer.shape.k : b.weights;
+        bytes += b.input + b.params + b.output + (steady && c.resident ? 0 : weights);
     }
-    return roofline_cycles(macs, bytes, hw);
+    return roofline_cycles(depthwise ? macs : s.convs.front().layer.macs(), bytes, hw);
 }
 
 class Runner {
@@ -89,6 +102,8 @@ public:
     NetworkRun run(const DeviceFactory* make_device, const std::vector<Value>& inputs);
 
 private:
+    std::vector<OperatorRun> run_inference(const std::vector<Value>& inputs, bool on_device);
+    OperatorRun run_step(const Step& s, bool on_device);
     void place(const DeviceFactory& make_device);
     void write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p);
     // The device address of an arena tensor, plus `slab` bytes into it.
@@ -113,7 +128,9 @@ private:
     std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
     std::map<int, PlacedAdd> adds_;                   // by step
     uint32_t arena_base_ = 0;
-    int64_t predicted_cycles_ = 0;       // of every device operator
+    int64_t predicted_cycles_ = 0;       // of every device operator, every inference
+    int64_t inference_ = 0;              // the one running, from 0
+    int64_t cycles_done_ = 0;            // of the device operators so far, for the progress
     std::map<int, Value> host_;          // tensors the host holds
     std::set<int> on_device_;            // tensors whose arena copy is current
     std::map<int, Value> golden_;        // the reference run, with check_
@@ -142,9 +159,20 @@ void Runner::place(const DeviceFactory& make_device) {
             }
             // The block's size does not depend on where the arena puts the tensors.
             const DramLayout block = make_dram_layout(p.lowered, hw_, c.plan.tile,
-                                                      c.plan.instructions, {p.base, 0, 0});
+                                                      c.plan.instructions, {p.base, 0, 0, {}});
             at = block.dram_bytes;
             layers_[s.op].push_back(std::move(p));
+        }
+    }
+    for (auto& [op, placed] : layers_) {  // the later inferences' programs
+        const Step& s = plan_.steps[static_cast<size_t>(op)];
+        for (size_t i = 0; i < placed.size(); ++i) {
+            const std::optional<network::ResidentWeights>& r = s.convs[i].resident;
+            if (!r) continue;
+            at = align_dram_region(at, hw_);
+            placed[i].steady_base = static_cast<uint32_t>(at);
+            placed[i].steady_instructions = static_cast<uint32_t>(r->steady.instructions);
+            at += static_cast<uint64_t>(r->steady.instructions) * isa::kInsnBytes;
         }
     }
     arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
@@ -154,10 +182,15 @@ void Runner::place(const DeviceFactory& make_device) {
                                 "addresses 4 GiB", total));
     }
     out_.constant_bytes = arena_base_;
+    const int64_t later = options_.inferences - 1;
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
-        if (s.add) predicted_cycles_ += s.add->plan.predicted_cycles;
-        for (const network::ConvLayer& c : s.convs) predicted_cycles_ += c.plan.predicted_cycles;
+        if (s.add) predicted_cycles_ += options_.inferences * s.add->plan.predicted_cycles;
+        for (const network::ConvLayer& c : s.convs) {
+            predicted_cycles_ += c.plan.predicted_cycles +
+                                 later * (c.resident ? c.resident->steady.predicted_cycles
+                                                     : c.plan.predicted_cycles);
+        }
     }
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
     for (const auto& [op, placed] : adds_) write_add(plan_.steps[static_cast<size_t>(op)]);
@@ -167,16 +200,30 @@ void Runner::place(const DeviceFactory& make_device) {
     }
 }
 
-// Schedules a layer at its place and writes its program and constants.
+// Schedules a layer at its place and writes its program and constants: in its own
+// region of the weight buffer when its weights stay on chip, with the later
+// inferences' program that finds them there; else in the region the others share.
 void Runner::write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p) {
     const Operator& o = m_.operators[static_cast<size_t>(s.op)];
-    const LayerPlacement at{p.base, arena_address(c.input, c.input_slab),
-                            arena_address(o.outputs[0], c.output_slab)};
+    LayerPlacement at{p.base, arena_address(c.input, c.input_slab),
+                      arena_address(o.outputs[0], c.output_slab),
+                      {0, static_cast<uint32_t>(plan_.shared_wgt_entries), false}};
+    if (c.resident) at.weights = {c.resident->wgt_base, c.resident->entries, false};
     const Conv2dProgram program = schedule_conv2d(p.lowered, hw_, c.plan, at);
     std::vector<uint8_t> block(program.layout.dram_bytes - p.base, 0);
     isa::encode_program(program.insns, block.data());
     pack_constants(program, hw_, c.weights, c.bias, block, p.base);
     device_->write_dram(p.base, block);
+    if (!c.resident) return;
+    at.weights.loaded = true;
+    const Conv2dProgram steady = schedule_conv2d(p.lowered, hw_, c.plan, at);
+    if (steady.insns.size() != p.steady_instructions) {
+        throw std::logic_error(fmt::format("operator {}: {} instructions for a predicted {}",
+                                           s.op, steady.insns.size(), p.steady_instructions));
+    }
+    std::vector<uint8_t> program_bytes(steady.insns.size() * isa::kInsnBytes);
+    isa::encode_program(steady.insns, program_bytes.data());
+    device_->write_dram(p.steady_base, program_bytes);
 }
 
 void Runner::write_add(const Step& s) {
@@ -245,7 +292,8 @@ void Runner::count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun
 
 void Runner::run_device_step(const Step& s, OperatorRun& rec) {
     const Operator& op = m_.operators[static_cast<size_t>(s.op)];
-    rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_);
+    rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_, inference_ > 0);
+    rec.weights_resident = weights_resident(s);
     if (s.add) {
         const std::vector<int64_t> nhwc = network::nhwc_of(m_.tensor(op.outputs[0]).shape);
         to_device(s.add->input1, nhwc);
@@ -265,8 +313,15 @@ void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
     const network::ConvLayer& first = s.convs.front();
     to_device(first.input, first.input_nhwc);
     for (size_t i = 0; i < placed.size(); ++i) {
-        count_run(s, placed[i].base, placed[i].instructions, rec);
-        rec.predicted_cycles += s.convs[i].plan.predicted_cycles;
+        const PlacedLayer& p = placed[i];
+        const std::optional<network::ResidentWeights>& r = s.convs[i].resident;
+        if (r && inference_ > 0) {  // the weights are in WGT since the first inference
+            count_run(s, p.steady_base, p.steady_instructions, rec);
+            rec.predicted_cycles += r->steady.predicted_cycles;
+        } else {
+            count_run(s, p.base, p.instructions, rec);
+            rec.predicted_cycles += s.convs[i].plan.predicted_cycles;
+        }
     }
 }
 
@@ -283,14 +338,18 @@ void Runner::run_host_step(const Step& s, OperatorRun& rec) {
     }
 }
 
+// The golden reference runs in the first inference; every inference is compared with it
+// (they all take the same inputs).
 void Runner::check_step(const Step& s) {
     const Operator& op = m_.operators[static_cast<size_t>(s.op)];
-    std::vector<const Value*> inputs;
-    for (int t : op.inputs) {
-        inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
+    if (inference_ == 0) {
+        std::vector<const Value*> inputs;
+        for (int t : op.inputs) {
+            inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
+        }
+        std::vector<Value> values = reference::evaluate(m_, op, inputs);
+        for (size_t i = 0; i < op.outputs.size(); ++i) golden_[op.outputs[i]] = std::move(values.at(i));
     }
-    std::vector<Value> values = reference::evaluate(m_, op, inputs);
-    for (size_t i = 0; i < op.outputs.size(); ++i) golden_[op.outputs[i]] = std::move(values.at(i));
     // Device operators have one output.
     if (s.placement != Placement::Device || out_.mismatch) return;
     const Value& got = host_value(op.outputs[0]);
@@ -301,10 +360,57 @@ void Runner::check_step(const Step& s) {
         if (got.i8[i] == want.i8[i]) continue;
         if (!out_.mismatch) {
             out_.mismatch = Mismatch{s.op, printable(m_.tensor(op.outputs[0]).name), static_cast<int64_t>(i),
-                                     got.i8[i], want.i8[i], 0};
+                                     got.i8[i], want.i8[i], 0, inference_};
         }
         ++out_.mismatch->differing;
     }
+}
+
+// One operator of the current inference.
+OperatorRun Runner::run_step(const Step& s, bool on_device) {
+    const Operator& op = m_.operators[static_cast<size_t>(s.op)];
+    OperatorRun rec;
+    rec.index = s.op;
+    rec.type = graph::op_kind_name(op.kind);
+    rec.placement = s.placement;
+    for (int t : op.inputs) {
+        if (t >= 0 && !m_.tensor(t).is_constant()) rec.input_shapes.push_back(m_.tensor(t).shape);
+    }
+    rec.output_shape = m_.tensor(op.outputs[0]).shape;
+    rec.macs = op.kind == graph::OpKind::Conv2d ? s.convs.front().layer.macs()
+                                                : host_macs(m_, op);
+    if (options_.progress) {
+        const auto steps = static_cast<int64_t>(plan_.steps.size());
+        options_.progress({inference_ * steps + s.op + 1, options_.inferences * steps,
+                           fmt::format("{} ({})", rec.type, network::placement_name(s.placement)),
+                           cycles_done_, predicted_cycles_});
+    }
+    const bool shape = reference::computes_shape(m_, op);  // folded: nothing runs
+    if (s.placement == Placement::Device) {
+        run_device_step(s, rec);
+    } else if ((s.placement == Placement::Host || !on_device) && !shape) {
+        run_host_step(s, rec);
+    }
+    cycles_done_ += rec.cycles;
+    if (check_ && !shape) check_step(s);
+    return rec;
+}
+
+// The model once, from its inputs; the arena and the host start empty, the device's
+// buffers keep what the earlier inferences left.
+std::vector<OperatorRun> Runner::run_inference(const std::vector<Value>& inputs, bool on_device) {
+    host_.clear();
+    on_device_.clear();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        host_[m_.inputs[i]] = inputs[i];
+        if (check_ && inference_ == 0) golden_[m_.inputs[i]] = inputs[i];
+    }
+    std::vector<OperatorRun> records;
+    for (const Step& s : plan_.steps) {
+        records.push_back(run_step(s, on_device));
+        if (out_.mismatch) break;
+    }
+    return records;
 }
 
 NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value>& inputs) {
@@ -312,43 +418,22 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
         throw Error(fmt::format("the model takes {} inputs, got {}", m_.inputs.size(),
                                 inputs.size()));
     }
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        host_[m_.inputs[i]] = inputs[i];
-        if (check_) golden_[m_.inputs[i]] = inputs[i];
+    if (options_.inferences < 1) {
+        throw Error(fmt::format("inferences: {}: must be at least 1", options_.inferences));
     }
     if (make_device) place(*make_device);
     out_.arena_bytes = plan_.arena_bytes;
-    int64_t cycles_done = 0;  // of the device operators so far, for the progress display
+    out_.inferences = options_.inferences;
     for (const Step& s : plan_.steps) {
+        for (const network::ConvLayer& c : s.convs) {
+            if (c.resident) out_.resident_weight_bytes += int64_t{c.resident->entries} * hw_.wgt_entry_bytes;
+        }
         const Operator& op = m_.operators[static_cast<size_t>(s.op)];
-        OperatorRun rec;
-        rec.index = s.op;
-        rec.type = graph::op_kind_name(op.kind);
-        rec.placement = s.placement;
-        for (int t : op.inputs) {
-            if (t >= 0 && !m_.tensor(t).is_constant()) rec.input_shapes.push_back(m_.tensor(t).shape);
-        }
-        rec.output_shape = m_.tensor(op.outputs[0]).shape;
-        rec.macs = op.kind == graph::OpKind::Conv2d ? s.convs.front().layer.macs()
-                                                    : host_macs(m_, op);
-        if (options_.progress) {
-            options_.progress({s.op + 1, static_cast<int64_t>(plan_.steps.size()),
-                               fmt::format("{} ({})", rec.type,
-                                           network::placement_name(s.placement)),
-                               cycles_done, predicted_cycles_});
-        }
-        const bool shape = reference::computes_shape(m_, op);  // folded: nothing runs
-        if (s.placement == Placement::Device) {
-            run_device_step(s, rec);
-        } else if ((s.placement == Placement::Host || !make_device) && !shape) {
-            run_host_step(s, rec);
-        }
-        cycles_done += rec.cycles;
-        out_.operators.push_back(rec);
-        if (check_ && !shape) {
-            check_step(s);
-            if (out_.mismatch) break;
-        }
+        if (weights_resident(s)) out_.resident_weights.push_back(printable(m_.tensor(op.inputs.at(1)).name));
+    }
+    for (inference_ = 0; inference_ < options_.inferences && !out_.mismatch; ++inference_) {
+        std::vector<OperatorRun> records = run_inference(inputs, make_device != nullptr);
+        (inference_ == 0 ? out_.operators : out_.steady) = std::move(records);
     }
     if (!out_.mismatch) {
         for (int t : m_.outputs) out_.outputs.push_back(host_value(t));
@@ -376,9 +461,11 @@ NetworkRun run_network(const Model& model, const NetworkPlan& plan, const HwPara
 
 std::string describe(const Mismatch& m, const Model& model) {
     return fmt::format("operator {} ({}) wrote tensor '{}' with {} elements unlike the golden "
-                       "reference; first [{}]: device {}, reference {}",
+                       "reference{}; first [{}]: device {}, reference {}",
                        m.op, graph::op_kind_name(model.operators[static_cast<size_t>(m.op)].kind),
-                       m.tensor, m.differing, m.element, m.got, m.want);
+                       m.tensor, m.differing,
+                       m.inference > 0 ? fmt::format(" in inference {}", m.inference + 1) : "",
+                       m.element, m.got, m.want);
 }
 
 NetworkRun run_model(const Model& model, const HwParams& hw, Backend backend,

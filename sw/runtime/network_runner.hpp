@@ -26,9 +26,11 @@ struct OperatorRun {
     std::vector<std::vector<int64_t>> input_shapes;
     std::vector<int64_t> output_shape;  // the first output's (SPLIT, SPLIT_V, UNPACK have more)
     int64_t macs = 0;
-    // Device operators only.
+    // Device operators only. The roofline counts the DRAM bytes this inference must move:
+    // after the first, not the weights that stayed in the weight buffer.
     int64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
     int64_t dram_read_bytes = 0, dram_write_bytes = 0;
+    bool weights_resident = false;  // every conv2d layer of it keeps its weights on chip
     double host_seconds = 0;  // host operators: the kernel's wall time
 };
 
@@ -39,6 +41,7 @@ struct Mismatch {
     int64_t element = 0;  // flat index
     int got = 0, want = 0;
     int64_t differing = 0;  // elements of that tensor that differ
+    int64_t inference = 0;  // from 0
 };
 
 // "operator OP (TYPE) wrote tensor 'NAME' with N elements unlike the golden reference;
@@ -46,8 +49,16 @@ struct Mismatch {
 std::string describe(const Mismatch& m, const graph::Model& model);
 
 struct NetworkRun {
-    std::vector<reference::Value> outputs;  // the model's outputs, in order
-    std::vector<OperatorRun> operators;
+    std::vector<reference::Value> outputs;  // the model's outputs, in order (the last inference's)
+    std::vector<OperatorRun> operators;  // the first inference
+    int64_t inferences = 1;
+    // The last inference, when there are several: the steady state, in which the
+    // programs find the resident weights in the weight buffer.
+    std::vector<OperatorRun> steady;
+    // The weight tensors that stay on chip across inferences (by name), and the weight
+    // buffer's bytes they take.
+    std::vector<std::string> resident_weights;
+    int64_t resident_weight_bytes = 0;
     int64_t arena_bytes = 0;     // peak activation arena
     int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
     int64_t tensors_checked = 0, elements_checked = 0;
@@ -59,14 +70,17 @@ struct NetworkRun {
 };
 
 struct RunOptions {
+    int64_t inferences = 1;  // on one device, the same inputs each time
     bool check = false;
     bool keep_tensors = false;
     ProgressSink progress;  // called as each operator starts (run_progress.hpp)
 };
 
-// `make_device` null runs every operator on the host (the ref backend). With `check`,
-// every tensor a device operator writes is compared with the golden reference run
-// alongside; the run stops at the first mismatch. Throws accel::Error for inputs that
+// `make_device` null runs every operator on the host (the ref backend). The model runs
+// options.inferences times on one device, whose weight buffer keeps the resident
+// weights from one inference to the next (network/weight_residency.hpp). With `check`,
+// every tensor a device operator writes, in every inference, is compared with the
+// golden reference run alongside; the run stops at the first mismatch. Throws accel::Error for inputs that
 // do not fit the model, accel::DeviceError when the device fails.
 NetworkRun run_network(const graph::Model& model, const network::NetworkPlan& plan,
                        const HwParams& hw, const DeviceFactory* make_device,
