@@ -187,8 +187,8 @@ void print_table(const NetworkRun& run) {
         "constants {} bytes\n",
         all.ops, all.macs, device_line(device), all.host_seconds * 1e3, run.arena_bytes,
         run.constant_bytes);
-    std::cout << fmt::format("weights resident: {} of the weight tensors, {} bytes of the "
-                             "weight buffer\n", run.resident_weights.size(),
+    std::cout << fmt::format("weights resident across inferences: {} tensors, {} bytes of "
+                             "the weight buffer\n", run.resident_weights.size(),
                              run.resident_weight_bytes);
     if (run.steady.empty()) return;
     OperatorTotals steady;
