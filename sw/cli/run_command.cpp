@@ -77,9 +77,6 @@ po::options_description run_options(RunArgs& a) {
     return d;
 }
 
-// Enough for any measurement; a bound so that a typo cannot run for days.
-constexpr int64_t kMaxInferences = 1000000;
-
 std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", fmt::join(shape, "x")); }
 
 void check_args(const RunArgs& a) {

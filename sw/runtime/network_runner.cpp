@@ -418,8 +418,9 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
         throw Error(fmt::format("the model takes {} inputs, got {}", m_.inputs.size(),
                                 inputs.size()));
     }
-    if (options_.inferences < 1) {
-        throw Error(fmt::format("inferences: {}: must be at least 1", options_.inferences));
+    if (options_.inferences < 1 || options_.inferences > kMaxInferences) {
+        throw Error(fmt::format("inferences: {}: must be in [1, {}]", options_.inferences,
+                                kMaxInferences));
     }
     if (make_device) place(*make_device);
     out_.arena_bytes = plan_.arena_bytes;

@@ -69,8 +69,12 @@ struct NetworkRun {
     std::map<int, reference::Value> tensors;
 };
 
+// The most inferences one run takes: enough for any measurement, and a typo cannot run
+// for days.
+inline constexpr int64_t kMaxInferences = 1000000;
+
 struct RunOptions {
-    int64_t inferences = 1;  // on one device, the same inputs each time
+    int64_t inferences = 1;  // [1, kMaxInferences], on one device, the same inputs each time
     bool check = false;
     bool keep_tensors = false;
     ProgressSink progress;  // called as each operator starts (run_progress.hpp)
