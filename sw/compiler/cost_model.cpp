@@ -589,9 +589,10 @@ int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
 
 // The drain reads one beat per cycle (per two in add mode, per beat_bytes in double-scale
 // mode: isa::drain_reads_per_beat) into the burst writer, which sends a burst (AW, then
-// W) only once it is closed: the first AW follows the first burst's last address, and
-// the addresses keep ahead of the data. The DRAIN
-// completes after the last B response, a DRAM latency after its last beat.
+// W) only once it is closed: the first AW follows the first burst's last address, a
+// beat's address comes kDrainAddressLead after its read, and a W beat goes once its
+// data is out of the pipeline too, `lead` after its read. The DRAIN completes after the
+// last B response, a DRAM latency after its last beat.
 int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
@@ -602,7 +603,9 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     w.n = ceil_div(n, run) * bursts_of(run);
     w.burst_beats = double(n) / double(w.n);
     w.spacing = std::max<int64_t>(1, reads * n / w.n);
-    w.first_request = start + lead + reads * std::min(run, kMaxBurstBeats);
+    // The first W beat, a cycle after the AW, waits for the first beat's data as well.
+    w.first_request = start + std::max(kDrainAddressLead + reads * std::min(run, kMaxBurstBeats),
+                                       lead + reads - 2);
     m.out.bus_beats += n;
     const int64_t first = m.writes.first_beat(w);
     const int64_t alone = m.writes.alone_end(w);

@@ -122,6 +122,16 @@ nlohmann::json device_run_json(const OperatorRun& r) {
             {"dram_write_bytes", r.dram_write_bytes}};
 }
 
+// The device operators' totals in one inference.
+nlohmann::json device_totals_json(const OperatorTotals& t) {
+    return {{"device_cycles", t.cycles},
+            {"device_predicted_cycles", t.predicted},
+            {"device_roofline_cycles", t.roofline},
+            {"device_efficiency", efficiency_json(t.roofline, t.cycles)},
+            {"dram_read_bytes", t.read},
+            {"dram_write_bytes", t.write}};
+}
+
 // The steady state's totals: the device operators of the last inference.
 nlohmann::json steady_json(const NetworkRun& run) {
     if (run.steady.empty()) return nullptr;
@@ -129,12 +139,7 @@ nlohmann::json steady_json(const NetworkRun& run) {
     for (const OperatorRun& r : run.steady) {
         if (r.placement == network::Placement::Device) t.add(r);
     }
-    return {{"device_cycles", t.cycles},
-            {"device_predicted_cycles", t.predicted},
-            {"device_roofline_cycles", t.roofline},
-            {"device_efficiency", efficiency_json(t.roofline, t.cycles)},
-            {"dram_read_bytes", t.read},
-            {"dram_write_bytes", t.write}};
+    return device_totals_json(t);
 }
 
 }  // namespace
@@ -168,23 +173,17 @@ nlohmann::json network_report(const std::string& model, Backend backend, const H
               {"backend", backend_name(backend)},
               {"hw", hw.config.name},
               {"operators", ops},
-              {"totals",
-               {{"operators", all.ops},
-                {"macs", all.macs},
-                {"device_cycles", device.cycles},
-                {"device_predicted_cycles", device.predicted},
-                {"device_roofline_cycles", device.roofline},
-                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
-                {"dram_read_bytes", device.read},
-                {"dram_write_bytes", device.write},
-                {"host_seconds", all.host_seconds},
-                {"device_seconds", run.device_seconds},
-                {"wall_seconds", wall_seconds}}},
+              {"totals", device_totals_json(device)},
               {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}},
               {"inferences", run.inferences},
               {"steady_state", steady_json(run)},
               {"resident_weights",
                {{"tensors", run.resident_weights}, {"bytes", run.resident_weight_bytes}}}};
+    j["totals"].update({{"operators", all.ops},
+                        {"macs", all.macs},
+                        {"host_seconds", all.host_seconds},
+                        {"device_seconds", run.device_seconds},
+                        {"wall_seconds", wall_seconds}});
     if (checked) {
         j["check"] = {{"tensors_compared", run.tensors_checked},
                       {"elements_compared", run.elements_checked},
