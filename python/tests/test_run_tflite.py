@@ -120,7 +120,7 @@ def test_inferences_match_cli(cli, tmp_path, models_dir):
         o["where"] == "device" for o in report["operators"])
     steady = report["steady_state"]
     # The digits model's weights fit the default config's buffer: later inferences read less.
-    assert report["resident_weights"]["tensors"]
+    assert report["resident_constants"]["tensors"]
     assert steady["dram_read_bytes"] < report["totals"]["dram_read_bytes"]
     assert steady["device_predicted_cycles"] < report["totals"]["device_predicted_cycles"]
 

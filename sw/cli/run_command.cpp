@@ -124,14 +124,15 @@ std::string device_columns(const OperatorRun& r) {
 }
 
 // One row per operator; with several inferences, the steady state's columns after the
-// first inference's, and `R` marking the operators whose weights stay on chip.
+// first inference's, and `on` saying what of the operator stays on chip: W its weights,
+// P its parameters.
 void print_operators(const NetworkRun& run) {
     const bool steady = !run.steady.empty();
     std::cout << fmt::format("{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}",
                              "op", "type", "where", "output", "MACs", "cycles", "predicted",
                              "roofline", "eff", "host ms");
     if (steady) {
-        std::cout << fmt::format(" {:>1} {:>9} {:>9} {:>9} {:>5}", "R", "steady", "predicted",
+        std::cout << fmt::format(" {:>2} {:>9} {:>9} {:>9} {:>5}", "on", "steady", "predicted",
                                  "roofline", "eff");
     }
     std::cout << "\n";
@@ -142,7 +143,9 @@ void print_operators(const NetworkRun& run) {
             network::placement_name(r.placement), dims(r.output_shape), r.macs, device_columns(r),
             r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
         if (steady && i < run.steady.size()) {
-            std::cout << fmt::format(" {:>1} {}", r.weights_resident ? "R" : "",
+            const std::string kept = std::string(r.weights_resident ? "W" : "") +
+                                     (r.params_resident ? "P" : "");
+            std::cout << fmt::format(" {:>2} {}", kept,
                                      device_columns(run.steady[i]));
         }
         std::cout << "\n";
@@ -184,9 +187,9 @@ void print_table(const NetworkRun& run) {
         "constants {} bytes\n",
         all.ops, all.macs, device_line(device), all.host_seconds * 1e3, run.arena_bytes,
         run.constant_bytes);
-    std::cout << fmt::format("weights resident across inferences: {} tensors, {} bytes of "
-                             "the weight buffer\n", run.resident_weights.size(),
-                             run.resident_weight_bytes);
+    std::cout << fmt::format("on chip across inferences: {} constant tensors (weights, "
+                             "biases), {} bytes of the weight buffer and parameter table\n",
+                             run.resident_tensors.size(), run.resident_bytes);
     if (run.steady.empty()) return;
     OperatorTotals steady;
     for (const OperatorRun& r : run.steady) {

@@ -16,11 +16,12 @@ namespace {
 // The PRM entries: the first carries input 1's offset as its bias and, in lanes 0-2,
 // the rescalings of input 1, input 2 and the sum (drain's add mode reads them there);
 // the second carries input 2's offset.
-constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1, kPrmEntries = 2;
+constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1;
+static_assert(kPrmSecond < kAddParamEntries);
 
 uint64_t constant_bytes(const HwParams& hw) {
     return align_dram_region(uint64_t{kAddWeightEntries} * hw.wgt_entry_bytes +
-                                 uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw);
+                                 uint64_t{kAddParamEntries} * hw.prm_entry_bytes, hw);
 }
 
 // Two tiles in flight, each with both operands: 4T entries of INP and of ACC.
@@ -111,7 +112,7 @@ AddProgram schedule_add(const AddParams& p, int64_t entries, const HwParams& hw,
     isa::Load prm;
     prm.buffer = isa::Buffer::Prm;
     prm.dram_base = out.constants_base + kAddWeightEntries * hw.wgt_entry_bytes;
-    prm.x_size = kPrmEntries;
+    prm.x_size = kAddParamEntries;
     insns.push_back(prm);
 
     const int64_t tiles = (entries + t - 1) / t;

@@ -97,6 +97,10 @@ int64_t weights_loaded_once_entries(const Conv2dPlan& plan, const Conv2dShape& l
     return one_tile ? plan.wgt.entries : 0;
 }
 
+int64_t params_loaded_once_entries(const Conv2dPlan& plan) {
+    return plan.prm.buffers == 1 ? plan.prm.entries : 0;
+}
+
 bool plan_fits(const Conv2dPlan& plan) {
     const TileSizes& t = plan.tile;
     const bool positive = t.oh >= 1 && t.ow >= 1 && t.kb >= 1 && t.cb >= 1 && t.r >= 1 &&

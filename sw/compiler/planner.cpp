@@ -361,10 +361,12 @@ void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& p
     plan.instructions = static_cast<int64_t>(program.insns.size());
 }
 
-LoadedWeightsPrediction predict_weights_loaded(const LoweredLayer& lowered, const HwParams& hw,
-                                               const Conv2dPlan& plan) {
-    const Conv2dProgram program = schedule_unplaced(lowered, hw, plan, kMaxInstructions,
-                                                    WeightWindow{0, 0, true});
+LaterRunPrediction predict_later_run(const LoweredLayer& lowered, const HwParams& hw,
+                                     const Conv2dPlan& plan, bool weights_loaded,
+                                     bool params_loaded) {
+    const Conv2dProgram program =
+        schedule_unplaced(lowered, hw, plan, kMaxInstructions, BufferWindow{0, 0, weights_loaded},
+                          BufferWindow{0, 0, params_loaded});
     const auto instructions = static_cast<int64_t>(program.insns.size());
     return {instructions, predict_cycles(program.insns, hw).cycles, dram_read_bytes(program)};
 }

@@ -24,16 +24,17 @@ void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& p
 void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,
                   int64_t max_instructions = std::numeric_limits<int64_t>::max());
 
-// The program of a later run of a plan whose weights stayed in the weight buffer
-// (WeightWindow::loaded): its length and the cost model's prediction, as predict_plan
-// fills them for the program that loads them.
-struct LoadedWeightsPrediction {
+// The program of a later run of a plan whose weights, parameters or both stayed on
+// chip (BufferWindow::loaded): its length and the cost model's prediction, as
+// predict_plan fills them for the program that loads them.
+struct LaterRunPrediction {
     int64_t instructions = 0;
     int64_t predicted_cycles = 0;
     int64_t dram_read_bytes = 0;
 };
-LoadedWeightsPrediction predict_weights_loaded(const LoweredLayer& lowered, const HwParams& hw,
-                                               const Conv2dPlan& plan);
+LaterRunPrediction predict_later_run(const LoweredLayer& lowered, const HwParams& hw,
+                                     const Conv2dPlan& plan, bool weights_loaded,
+                                     bool params_loaded);
 
 // Chooses the plan with the fewest predicted cycles (planner.cpp). Throws accel::Error
 // saying which buffer is short, and by how much, when not even the smallest tile fits.

@@ -112,15 +112,18 @@ std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> acc_walk(
 class Emitter {
 public:
     Emitter(const LoweredLayer& lowered, const HwParams& hw, const Conv2dPlan& plan,
-            const DramLayout& dram, const WeightWindow& weights, int64_t max_instructions)
+            const DramLayout& dram, const BufferWindow& weights, const BufferWindow& params,
+            int64_t max_instructions)
         : l_(lowered.layer),
           in_(lowered.input),
           hw_(hw),
           plan_(plan),
           dram_(dram),
           weights_loaded_(weights.loaded),
+          params_loaded_(params.loaded),
+          prm_origin_(params.base),
           max_insns_(max_instructions) {
-        check_window(weights);
+        check_windows(weights, params);
         inp_.init(plan.inp, hw.inp_depth);
         wgt_.init(plan.wgt, weights.entries == 0 ? hw.wgt_depth - weights.base : weights.entries,
                   weights.base);
@@ -131,7 +134,7 @@ public:
     Conv2dProgram run();
 
 private:
-    void check_window(const WeightWindow& w) const;
+    void check_windows(const BufferWindow& weights, const BufferWindow& params) const;
     std::vector<Tile> tiles() const;
     std::vector<Chunk> chunks() const;
     void emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last);
@@ -153,7 +156,9 @@ private:
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
-    const bool weights_loaded_;  // WGT holds them already: no weight LOADs (WeightWindow)
+    const bool weights_loaded_;  // WGT holds them already: no weight LOADs (BufferWindow)
+    const bool params_loaded_;   // PRM likewise: no parameter LOADs
+    const uint32_t prm_origin_;  // the first PRM entry of the layer's window
     const int64_t max_insns_;
     int64_t oh_n_ = 0, ow_n_ = 0;
     int64_t chunks_ = 1;  // per tile; resident slots are by tile and chunk
@@ -168,18 +173,25 @@ private:
     size_t tiles_total_ = 0;
 };
 
-// The caller's window must hold what the plan puts in it: a plan that streams its
-// weights needs every copy of its largest tile, one that loads them once (the only kind
-// that may find them loaded) its distinct tiles.
-void Emitter::check_window(const WeightWindow& w) const {
-    const int64_t once = weights_loaded_once_entries(plan_, l_.shape);
-    const int64_t need = once > 0 ? once : plan_.wgt.entries * plan_.wgt.buffers;
-    const int64_t entries = w.entries == 0 ? hw_.wgt_depth - int64_t{w.base} : int64_t{w.entries};
-    if ((w.loaded && once == 0) || need > entries || w.base + entries > hw_.wgt_depth) {
+// A window must hold what the plan puts in it: every copy of the largest tile when the
+// plan streams them, its distinct tiles when it loads each once (the only kind that may
+// find them loaded).
+void check_window(const char* what, const BufferWindow& w, int64_t once, int64_t streamed,
+                  int64_t depth) {
+    const int64_t need = once > 0 ? once : streamed;
+    const int64_t entries = w.entries == 0 ? depth - int64_t{w.base} : int64_t{w.entries};
+    if ((w.loaded && once == 0) || need > entries || w.base + entries > depth) {
         throw std::logic_error(fmt::format(
-            "schedule_conv2d: a weight window of {} entries from {} for a plan that needs {}{}",
-            entries, w.base, need, w.loaded && once == 0 ? " and streams its weights" : ""));
+            "schedule_conv2d: a {} window of {} entries from {} for a plan that needs {}{}",
+            what, entries, w.base, need, w.loaded && once == 0 ? " and streams them" : ""));
     }
+}
+
+void Emitter::check_windows(const BufferWindow& weights, const BufferWindow& params) const {
+    check_window("weight", weights, weights_loaded_once_entries(plan_, l_.shape),
+                 plan_.wgt.entries * plan_.wgt.buffers, hw_.wgt_depth);
+    check_window("parameter", params, params_loaded_once_entries(plan_),
+                 plan_.prm.entries * plan_.prm.buffers, hw_.prm_depth);
 }
 
 std::vector<Tile> Emitter::tiles() const {
@@ -468,10 +480,11 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
                                        int64_t{hw_.prm_entry_bytes});
         const int64_t last =
             tile_index == 0 ? end : std::min(plan_.kb, std::max(end, prm_loaded_ + group));
-        ld.sram_base = static_cast<uint32_t>(prm_loaded_);
+        ld.sram_base = prm_origin_ + static_cast<uint32_t>(prm_loaded_);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + prm_loaded_ * hw_.prm_entry_bytes);
         ld.x_size = static_cast<uint32_t>(last - prm_loaded_);
         prm_loaded_ = last;
+        if (params_loaded_) return -1;  // an earlier program left them in PRM
     } else {
         ld.sram_base = prm_slot(t, tile_index);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + t.kb.begin * hw_.prm_entry_bytes);
@@ -487,8 +500,9 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
 // PRM entry of the tile's first output-channel block: its own block when all parameters
 // are loaded at once, else its slot in the ring.
 uint32_t Emitter::prm_slot(const Tile& t, size_t tile_index) const {
-    if (plan_.kb <= hw_.prm_depth) return static_cast<uint32_t>(t.kb.begin);
-    return static_cast<uint32_t>((tile_index % static_cast<size_t>(kPrmRing)) * plan_.tile.kb);
+    if (plan_.kb <= hw_.prm_depth) return prm_origin_ + static_cast<uint32_t>(t.kb.begin);
+    return prm_origin_ +
+           static_cast<uint32_t>((tile_index % static_cast<size_t>(kPrmRing)) * plan_.tile.kb);
 }
 
 uint32_t Emitter::acc_base(size_t tile_index) const {
@@ -567,9 +581,10 @@ Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
     const DramLayout layout =
         make_dram_layout(lowered, hw, plan.tile, plan.instructions, placement);
     Conv2dProgram program = Emitter(lowered, hw, plan, layout, placement.weights,
-                                    std::numeric_limits<int64_t>::max()).run();
+                                    placement.params, std::numeric_limits<int64_t>::max()).run();
     const auto length = static_cast<int64_t>(program.insns.size());
-    if (placement.weights.loaded ? length > plan.instructions : length != plan.instructions) {
+    const bool shorter = placement.weights.loaded || placement.params.loaded;
+    if (shorter ? length > plan.instructions : length != plan.instructions) {
         throw std::logic_error(fmt::format("schedule_conv2d: {} instructions for a plan of {}",
                                            program.insns.size(), plan.instructions));
     }
@@ -585,9 +600,10 @@ Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
 
 Conv2dProgram schedule_unplaced(const LoweredLayer& lowered, const HwParams& hw,
                                 const Conv2dPlan& plan, int64_t max_instructions,
-                                const WeightWindow& weights) {
+                                const BufferWindow& weights, const BufferWindow& params) {
     const DramLayout layout = make_dram_layout(lowered, hw, plan.tile, 0);
-    Conv2dProgram program = Emitter(lowered, hw, plan, layout, weights, max_instructions).run();
+    Conv2dProgram program =
+        Emitter(lowered, hw, plan, layout, weights, params, max_instructions).run();
     // What the program would need placed: the layout with it must fit too.
     make_dram_layout(lowered, hw, plan.tile, static_cast<int64_t>(program.insns.size()));
     program.lowered = lowered;

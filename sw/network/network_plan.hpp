@@ -27,13 +27,19 @@ enum class Placement {
 };
 const char* placement_name(Placement);
 
-// A layer whose weights stay in the weight buffer from one inference to the next
-// (weight_residency.hpp): the first inference's program loads them into its region, the
-// later inferences' program finds them there.
-struct ResidentWeights {
-    uint32_t wgt_base = 0;  // the region's first entry
-    uint32_t entries = 0;   // weights_loaded_once_entries of the plan
-    LoadedWeightsPrediction steady;  // the later inferences' program
+// A region of an on-chip buffer: `entries` from entry `base`.
+struct BufferRegion {
+    uint32_t base = 0;
+    uint32_t entries = 0;
+};
+
+// What of a layer stays on chip from one inference to the next (weight_residency.hpp):
+// its weights in WGT, its parameters (bias, multipliers, shifts) in PRM, or both. The
+// first inference's program loads them into their regions, the later inferences'
+// program finds them there.
+struct Residency {
+    std::optional<BufferRegion> weights, params;
+    LaterRunPrediction steady;  // the later inferences' program
 };
 
 // One conv2d layer of a device operator: a CONV_2D is one, a DEPTHWISE_CONV_2D one per
@@ -49,7 +55,7 @@ struct ConvLayer {
     // 0 for a CONV_2D, the channel block's slab for a depthwise block.
     int64_t input_slab = 0, output_slab = 0;
     Conv2dPlan plan;            // when placed on the device
-    std::optional<ResidentWeights> resident;  // when its weights stay on chip
+    std::optional<Residency> resident;  // when anything of it stays on chip
 };
 
 // A device ADD: two activations of the output's shape, element-wise over the entries of
@@ -84,10 +90,10 @@ struct NetworkPlan {
     // by storage tensor, and the arena's peak size.
     std::map<int, ArenaSlot> arena;
     int64_t arena_bytes = 0;
-    // The weight buffer's entries [0, n) that the programs loading weights on every
-    // inference (layers whose weights are not resident, ADDs) share; the resident
-    // layers' regions lie above.
-    int64_t shared_wgt_entries = 0;
+    // The entries [0, n) of WGT and of PRM that the programs loading their weights or
+    // parameters on every inference (the layers without a region there, ADDs) share;
+    // the resident layers' regions lie above.
+    int64_t shared_wgt_entries = 0, shared_prm_entries = 0;
 };
 
 // The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it

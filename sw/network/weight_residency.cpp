@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <utility>
 #include <vector>
 
 #include "compiler/add_program.hpp"
@@ -13,30 +12,31 @@
 namespace accel::network {
 namespace {
 
-// A device layer whose plan loads its weights once, as the choice sees it.
-struct Candidate {
-    ConvLayer* layer = nullptr;
-    int64_t entries = 0;  // its region
-    LoadedWeightsPrediction steady;
-    int64_t saving = 0;   // predicted cycles a later inference saves
+// A device layer as the choice sees it.
+struct Layer {
+    ConvLayer* conv = nullptr;
+    LoweredLayer lowered;
+    bool weights = false, params = false;  // chosen to stay
 };
 
-struct Choice {
-    std::vector<bool> resident;  // by candidate
-    int64_t saving = 0;
+// A layer's claim on a buffer: the region it would take (0: none, it streams), the
+// entries it needs in the shared window otherwise, and the cycles a later inference
+// saves with the region.
+struct Claim {
+    int64_t region = 0, need = 0, saving = 0;
 };
 
-// The most saving subset of `items` (candidate indices) within `budget` entries: a 0/1
+// The most saving subset of `items` (claim indices) within `budget` entries: a 0/1
 // knapsack over entries, which number at most the buffer's depth.
-std::vector<size_t> best_fill(const std::vector<Candidate>& all, const std::vector<size_t>& items,
+std::vector<size_t> best_fill(const std::vector<Claim>& claims, const std::vector<size_t>& items,
                               int64_t budget, int64_t& saving) {
     const auto width = static_cast<size_t>(budget + 1);
     std::vector<int64_t> best(width, 0);
     std::vector<std::vector<bool>> took(items.size(), std::vector<bool>(width, false));
     for (size_t i = 0; i < items.size(); ++i) {
-        const Candidate& c = all[items[i]];
-        for (int64_t b = budget; b >= c.entries; --b) {
-            const int64_t with = best[static_cast<size_t>(b - c.entries)] + c.saving;
+        const Claim& c = claims[items[i]];
+        for (int64_t b = budget; b >= c.region; --b) {
+            const int64_t with = best[static_cast<size_t>(b - c.region)] + c.saving;
             if (with > best[static_cast<size_t>(b)]) {
                 best[static_cast<size_t>(b)] = with;
                 took[i][static_cast<size_t>(b)] = true;
@@ -48,89 +48,138 @@ std::vector<size_t> best_fill(const std::vector<Candidate>& all, const std::vect
     for (int64_t b = budget, i = static_cast<int64_t>(items.size()) - 1; i >= 0; --i) {
         if (took[static_cast<size_t>(i)][static_cast<size_t>(b)]) {
             out.push_back(items[static_cast<size_t>(i)]);
-            b -= all[items[static_cast<size_t>(i)]].entries;
+            b -= claims[items[static_cast<size_t>(i)]].region;
         }
     }
     return out;
 }
 
-// The best choice when the layers left out need a window of at most `window` entries:
-// every candidate larger than that is resident, the rest fill what remains.
-std::optional<Choice> choose_with_window(const std::vector<Candidate>& all, int64_t window,
-                                         int64_t depth) {
-    Choice c;
-    c.resident.assign(all.size(), false);
-    int64_t taken = 0;
-    std::vector<size_t> optional;
-    for (size_t i = 0; i < all.size(); ++i) {
-        if (all[i].entries > window) {
-            c.resident[i] = true;
-            taken += all[i].entries;
-            c.saving += all[i].saving;
-        } else {
-            optional.push_back(i);
+// The window the programs without a region need: `floor` (the ADDs'), and the largest
+// need of the claims that stream or that cannot have a region beside that window,
+// which widen it: largest first, until the next one fits.
+int64_t shared_floor(const std::vector<Claim>& claims, int64_t floor, int64_t depth) {
+    std::vector<int64_t> regions;
+    for (const Claim& c : claims) {
+        if (c.region == 0) floor = std::max(floor, c.need);
+        if (c.region > 0) regions.push_back(c.region);
+    }
+    std::sort(regions.rbegin(), regions.rend());
+    for (const int64_t r : regions) {
+        if (r + floor <= depth) break;
+        floor = std::max(floor, r);
+    }
+    return floor;
+}
+
+// Which claims get a region: for each width the shared window could have (`floor`, or
+// the region of a claim left out), the claims larger than it must have one and the
+// others fill what is left for the most saving; the best width wins. Only claims whose
+// region fits beside `floor` (shared_floor) are candidates.
+std::vector<bool> choose_regions(const std::vector<Claim>& claims, int64_t floor, int64_t depth) {
+    std::set<int64_t> widths = {floor};
+    for (const Claim& c : claims) {
+        if (c.region > floor && c.region + floor <= depth) widths.insert(c.region);
+    }
+    std::vector<bool> best(claims.size(), false);
+    int64_t best_saving = -1;
+    for (const int64_t width : widths) {
+        std::vector<bool> chosen(claims.size(), false);
+        int64_t taken = 0, saving = 0;
+        std::vector<size_t> optional;
+        for (size_t i = 0; i < claims.size(); ++i) {
+            const Claim& c = claims[i];
+            if (c.region == 0 || c.region + floor > depth) continue;
+            if (c.region > width) {
+                chosen[i] = true;
+                taken += c.region;
+                saving += c.saving;
+            } else {
+                optional.push_back(i);
+            }
+        }
+        if (taken + width > depth) continue;
+        int64_t filled = 0;
+        for (size_t i : best_fill(claims, optional, depth - width - taken, filled)) chosen[i] = true;
+        if (saving + filled > best_saving) {
+            best_saving = saving + filled;
+            best = chosen;
         }
     }
-    if (taken + window > depth) return std::nullopt;
-    int64_t filled = 0;
-    for (size_t i : best_fill(all, optional, depth - window - taken, filled)) c.resident[i] = true;
-    c.saving += filled;
-    return c;
+    return best;
+}
+
+// Regions for the chosen, from the top of a buffer of `depth` entries down, in model
+// order; returns the entries left below them.
+int64_t place_regions(std::vector<Layer>& layers, const std::vector<Claim>& claims,
+                      bool Layer::*chosen, std::optional<BufferRegion> Residency::*region,
+                      int64_t depth) {
+    int64_t taken = 0;
+    for (size_t i = 0; i < layers.size(); ++i) {
+        if (!(layers[i].*chosen)) continue;
+        taken += claims[i].region;
+        if (!layers[i].conv->resident) layers[i].conv->resident = Residency{};
+        (*layers[i].conv->resident).*region = BufferRegion{static_cast<uint32_t>(depth - taken),
+                                                           static_cast<uint32_t>(claims[i].region)};
+    }
+    return depth - taken;
 }
 
 }  // namespace
 
 void keep_weights_resident(NetworkPlan& plan, const HwParams& hw) {
-    const int64_t depth = hw.wgt_depth;
-    // The window every program without a region needs: the largest of the layers that
-    // stream their weights and of the ADDs; a candidate left out adds its own.
-    int64_t floor = 0;
-    std::vector<std::pair<ConvLayer*, int64_t>> once;  // with its region's entries
+    std::vector<Layer> layers;
+    bool adds = false;
     for (Step& s : plan.steps) {
         if (s.placement != Placement::Device) continue;
-        if (s.add) floor = std::max(floor, kAddWeightEntries);
-        for (ConvLayer& c : s.convs) {
-            const int64_t entries =
-                weights_loaded_once_entries(c.plan, lower(c.layer, c.plan.lowering).layer.shape);
-            if (entries > 0) {
-                once.emplace_back(&c, entries);
-            } else {
-                floor = std::max(floor, c.plan.wgt.entries * c.plan.wgt.buffers);
-            }
+        adds = adds || s.add.has_value();
+        for (ConvLayer& c : s.convs) layers.push_back({&c, lower(c.layer, c.plan.lowering)});
+    }
+    auto predict = [&hw](const Layer& l, bool weights, bool params) {
+        if (!weights && !params) return l.conv->plan.predicted_cycles;
+        return predict_later_run(l.lowered, hw, l.conv->plan, weights, params).predicted_cycles;
+    };
+    // Weights first: they are most of what moves.
+    std::vector<Claim> wgt;
+    for (const Layer& l : layers) {
+        const Conv2dPlan& p = l.conv->plan;
+        const int64_t region = weights_loaded_once_entries(p, l.lowered.layer.shape);
+        wgt.push_back({region, region > 0 ? region : p.wgt.entries * p.wgt.buffers, 0});
+    }
+    const int64_t wgt_floor =
+        shared_floor(wgt, adds ? kAddWeightEntries : 0, hw.wgt_depth);
+    for (size_t i = 0; i < layers.size(); ++i) {
+        if (wgt[i].region == 0 || wgt[i].region + wgt_floor > hw.wgt_depth) continue;
+        wgt[i].saving = std::max<int64_t>(0, predict(layers[i], false, false) -
+                                                 predict(layers[i], true, false));
+    }
+    const std::vector<bool> wgt_chosen = choose_regions(wgt, wgt_floor, hw.wgt_depth);
+    for (size_t i = 0; i < layers.size(); ++i) layers[i].weights = wgt_chosen[i];
+    // Then the parameters, beside the weights chosen.
+    std::vector<Claim> prm;
+    for (const Layer& l : layers) {
+        const Conv2dPlan& p = l.conv->plan;
+        const int64_t region = params_loaded_once_entries(p);
+        prm.push_back({region, region > 0 ? region : p.prm.entries * p.prm.buffers, 0});
+    }
+    const int64_t prm_floor = shared_floor(prm, adds ? kAddParamEntries : 0, hw.prm_depth);
+    for (size_t i = 0; i < layers.size(); ++i) {
+        if (prm[i].region == 0 || prm[i].region + prm_floor > hw.prm_depth) continue;
+        prm[i].saving = std::max<int64_t>(0, predict(layers[i], layers[i].weights, false) -
+                                                 predict(layers[i], layers[i].weights, true));
+    }
+    const std::vector<bool> prm_chosen = choose_regions(prm, prm_floor, hw.prm_depth);
+    for (size_t i = 0; i < layers.size(); ++i) layers[i].params = prm_chosen[i];
+
+    plan.shared_wgt_entries =
+        place_regions(layers, wgt, &Layer::weights, &Residency::weights, hw.wgt_depth);
+    plan.shared_prm_entries =
+        place_regions(layers, prm, &Layer::params, &Residency::params, hw.prm_depth);
+    for (Layer& l : layers) {
+        if (l.conv->resident) {
+            l.conv->resident->steady =
+                predict_later_run(l.lowered, hw, l.conv->plan, l.weights, l.params);
         }
     }
-    // A layer that cannot have a region beside that window stays in it, and widens it:
-    // largest first, until the next one fits.
-    std::vector<std::pair<ConvLayer*, int64_t>> by_size = once;
-    std::stable_sort(by_size.begin(), by_size.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    for (const auto& [c, entries] : by_size) {
-        if (entries + floor <= depth) break;
-        floor = std::max(floor, entries);
-    }
-    std::vector<Candidate> all;  // in model order
-    std::set<int64_t> windows = {floor};
-    for (const auto& [c, entries] : once) {
-        if (entries + floor > depth) continue;
-        Candidate k{c, entries, predict_weights_loaded(lower(c->layer, c->plan.lowering), hw, c->plan), 0};
-        k.saving = std::max<int64_t>(0, c->plan.predicted_cycles - k.steady.predicted_cycles);
-        all.push_back(k);
-        if (entries > floor) windows.insert(entries);
-    }
-    std::optional<Choice> best;
-    for (const int64_t window : windows) {
-        const std::optional<Choice> c = choose_with_window(all, window, depth);
-        if (c && (!best || c->saving > best->saving)) best = c;
-    }
-    int64_t taken = 0;  // regions from the top of the buffer down, in model order
-    for (size_t i = 0; best && i < all.size(); ++i) {
-        if (!best->resident[i]) continue;
-        taken += all[i].entries;
-        all[i].layer->resident = ResidentWeights{static_cast<uint32_t>(depth - taken),
-                                                 static_cast<uint32_t>(all[i].entries),
-                                                 all[i].steady};
-    }
-    plan.shared_wgt_entries = depth - taken;
 }
 
 }  // namespace accel::network

@@ -54,11 +54,13 @@ struct PlacedAdd {
     uint32_t instructions = 0;
 };
 
-// Whether every conv2d layer of a device step keeps its weights on chip.
-bool weights_resident(const Step& s) {
+// Whether every conv2d layer of a device step keeps `what` (its weights, its
+// parameters) on chip.
+bool all_keep(const Step& s, std::optional<network::BufferRegion> network::Residency::*what) {
     return !s.convs.empty() &&
-           std::all_of(s.convs.begin(), s.convs.end(),
-                       [](const network::ConvLayer& c) { return c.resident.has_value(); });
+           std::all_of(s.convs.begin(), s.convs.end(), [what](const network::ConvLayer& c) {
+               return c.resident && ((*c.resident).*what).has_value();
+           });
 }
 
 // The multiply-accumulates of the host operators that have any.
@@ -73,7 +75,7 @@ int64_t host_macs(const Model& m, const Operator& op) {
 }
 
 // The roofline of a device step: its MACs and the DRAM bytes it must move, which in
-// the `steady` state leave out the weights resident in the weight buffer. A depthwise
+// the `steady` state leave out the weights and parameters that stay on chip. A depthwise
 // operator is measured by its own work, not by its blocks' diagonal convolutions: the
 // bytes its blocks read and write with only the filter's R*S*C weights.
 int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
@@ -87,7 +89,9 @@ int64_t step_roofline_cycles(const Step& s, graph::OpKind kind, int64_t macs,
     for (const network::ConvLayer& c : s.convs) {
         const CompulsoryBytes b = compulsory_bytes(c.layer);
         const int64_t weights = depthwise ? b.weights / c.layer.shape.k : b.weights;
-        bytes += b.input + b.params + b.output + (steady && c.resident ? 0 : weights);
+        const bool on_chip = steady && c.resident;
+        bytes += b.input + b.output + (on_chip && c.resident->weights ? 0 : weights) +
+                 (on_chip && c.resident->params ? 0 : b.params);
     }
     return roofline_cycles(depthwise ? macs : s.convs.front().layer.macs(), bytes, hw);
 }
@@ -167,7 +171,7 @@ void Runner::place(const DeviceFactory& make_device) {
     for (auto& [op, placed] : layers_) {  // the later inferences' programs
         const Step& s = plan_.steps[static_cast<size_t>(op)];
         for (size_t i = 0; i < placed.size(); ++i) {
-            const std::optional<network::ResidentWeights>& r = s.convs[i].resident;
+            const std::optional<network::Residency>& r = s.convs[i].resident;
             if (!r) continue;
             at = align_dram_region(at, hw_);
             placed[i].steady_base = static_cast<uint32_t>(at);
@@ -200,22 +204,30 @@ void Runner::place(const DeviceFactory& make_device) {
     }
 }
 
-// Schedules a layer at its place and writes its program and constants: in its own
-// region of the weight buffer when its weights stay on chip, with the later
-// inferences' program that finds them there; else in the region the others share.
+// The part of a buffer a layer uses: its own region when what it keeps there stays on
+// chip, else the window the others share.
+BufferWindow window(const std::optional<network::BufferRegion>& region, int64_t shared) {
+    if (region) return {region->base, region->entries, false};
+    return {0, static_cast<uint32_t>(shared), false};
+}
+
+// Schedules a layer at its place and writes its program and constants, with the later
+// inferences' program when anything of it stays on chip.
 void Runner::write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p) {
     const Operator& o = m_.operators[static_cast<size_t>(s.op)];
+    const bool resident = c.resident.has_value();
     LayerPlacement at{p.base, arena_address(c.input, c.input_slab),
                       arena_address(o.outputs[0], c.output_slab),
-                      {0, static_cast<uint32_t>(plan_.shared_wgt_entries), false}};
-    if (c.resident) at.weights = {c.resident->wgt_base, c.resident->entries, false};
+                      window(resident ? c.resident->weights : std::nullopt, plan_.shared_wgt_entries),
+                      window(resident ? c.resident->params : std::nullopt, plan_.shared_prm_entries)};
     const Conv2dProgram program = schedule_conv2d(p.lowered, hw_, c.plan, at);
     std::vector<uint8_t> block(program.layout.dram_bytes - p.base, 0);
     isa::encode_program(program.insns, block.data());
     pack_constants(program, hw_, c.weights, c.bias, block, p.base);
     device_->write_dram(p.base, block);
-    if (!c.resident) return;
-    at.weights.loaded = true;
+    if (!resident) return;
+    at.weights.loaded = c.resident->weights.has_value();
+    at.params.loaded = c.resident->params.has_value();
     const Conv2dProgram steady = schedule_conv2d(p.lowered, hw_, c.plan, at);
     if (steady.insns.size() != p.steady_instructions) {
         throw std::logic_error(fmt::format("operator {}: {} instructions for a predicted {}",
@@ -293,7 +305,8 @@ void Runner::count_run(const Step& s, uint32_t base, uint32_t insns, OperatorRun
 void Runner::run_device_step(const Step& s, OperatorRun& rec) {
     const Operator& op = m_.operators[static_cast<size_t>(s.op)];
     rec.roofline_cycles = step_roofline_cycles(s, op.kind, rec.macs, hw_, inference_ > 0);
-    rec.weights_resident = weights_resident(s);
+    rec.weights_resident = all_keep(s, &network::Residency::weights);
+    rec.params_resident = all_keep(s, &network::Residency::params);
     if (s.add) {
         const std::vector<int64_t> nhwc = network::nhwc_of(m_.tensor(op.outputs[0]).shape);
         to_device(s.add->input1, nhwc);
@@ -314,8 +327,8 @@ void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
     to_device(first.input, first.input_nhwc);
     for (size_t i = 0; i < placed.size(); ++i) {
         const PlacedLayer& p = placed[i];
-        const std::optional<network::ResidentWeights>& r = s.convs[i].resident;
-        if (r && inference_ > 0) {  // the weights are in WGT since the first inference
+        const std::optional<network::Residency>& r = s.convs[i].resident;
+        if (r && inference_ > 0) {  // on chip since the first inference
             count_run(s, p.steady_base, p.steady_instructions, rec);
             rec.predicted_cycles += r->steady.predicted_cycles;
         } else {
@@ -427,10 +440,17 @@ NetworkRun Runner::run(const DeviceFactory* make_device, const std::vector<Value
     out_.inferences = options_.inferences;
     for (const Step& s : plan_.steps) {
         for (const network::ConvLayer& c : s.convs) {
-            if (c.resident) out_.resident_weight_bytes += int64_t{c.resident->entries} * hw_.wgt_entry_bytes;
+            if (!c.resident) continue;
+            if (c.resident->weights) out_.resident_bytes += int64_t{c.resident->weights->entries} * hw_.wgt_entry_bytes;
+            if (c.resident->params) out_.resident_bytes += int64_t{c.resident->params->entries} * hw_.prm_entry_bytes;
         }
+        // The weights and the bias tensor, which the parameters hold.
         const Operator& op = m_.operators[static_cast<size_t>(s.op)];
-        if (weights_resident(s)) out_.resident_weights.push_back(printable(m_.tensor(op.inputs.at(1)).name));
+        auto name = [this, &op](size_t input) { return printable(m_.tensor(op.inputs[input]).name); };
+        if (all_keep(s, &network::Residency::weights)) out_.resident_tensors.push_back(name(1));
+        if (all_keep(s, &network::Residency::params) && op.inputs.size() > 2 && op.inputs[2] >= 0) {
+            out_.resident_tensors.push_back(name(2));
+        }
     }
     for (inference_ = 0; inference_ < options_.inferences && !out_.mismatch; ++inference_) {
         std::vector<OperatorRun> records = run_inference(inputs, make_device != nullptr);

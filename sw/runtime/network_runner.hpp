@@ -30,7 +30,9 @@ struct OperatorRun {
     // after the first, not the weights that stayed in the weight buffer.
     int64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
     int64_t dram_read_bytes = 0, dram_write_bytes = 0;
-    bool weights_resident = false;  // every conv2d layer of it keeps its weights on chip
+    // Every conv2d layer of it keeps its weights in WGT, its parameters in PRM, across
+    // inferences.
+    bool weights_resident = false, params_resident = false;
     double host_seconds = 0;  // host operators: the kernel's wall time
 };
 
@@ -55,10 +57,10 @@ struct NetworkRun {
     // The last inference, when there are several: the steady state, in which the
     // programs find the resident weights in the weight buffer.
     std::vector<OperatorRun> steady;
-    // The weight tensors that stay on chip across inferences (by name), and the weight
-    // buffer's bytes they take.
-    std::vector<std::string> resident_weights;
-    int64_t resident_weight_bytes = 0;
+    // The constant tensors that stay on chip across inferences (by name: weights, and
+    // biases with the parameters), and the bytes of WGT and PRM they take.
+    std::vector<std::string> resident_tensors;
+    int64_t resident_bytes = 0;
     int64_t arena_bytes = 0;     // peak activation arena
     int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
     int64_t tensors_checked = 0, elements_checked = 0;

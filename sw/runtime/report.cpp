@@ -162,6 +162,7 @@ nlohmann::json network_report(const std::string& model, Backend backend, const H
         if (r.placement == network::Placement::Device) {
             o.update(device_run_json(r));
             o["weights_resident"] = r.weights_resident;
+            o["params_resident"] = r.params_resident;
             if (i < run.steady.size()) o["steady"] = device_run_json(run.steady[i]);
             device.add(r);
         }
@@ -177,8 +178,8 @@ nlohmann::json network_report(const std::string& model, Backend backend, const H
               {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}},
               {"inferences", run.inferences},
               {"steady_state", steady_json(run)},
-              {"resident_weights",
-               {{"tensors", run.resident_weights}, {"bytes", run.resident_weight_bytes}}}};
+              {"resident_constants",
+               {{"tensors", run.resident_tensors}, {"bytes", run.resident_bytes}}}};
     j["totals"].update({{"operators", all.ops},
                         {"macs", all.macs},
                         {"host_seconds", all.host_seconds},

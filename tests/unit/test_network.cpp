@@ -415,59 +415,75 @@ TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {
 namespace accel {
 namespace {
 
-// Every resident layer's region lies above the shared window and apart from the others.
+// In each of WGT and PRM, every resident layer's region lies above the shared window
+// and apart from the others'.
 void expect_disjoint_regions(const network::NetworkPlan& plan, const HwParams& hw) {
-    std::vector<std::pair<int64_t, int64_t>> regions;  // [base, end)
-    for (const network::Step& s : plan.steps) {
-        for (const network::ConvLayer& c : s.convs) {
-            if (!c.resident) continue;
-            EXPECT_GE(c.resident->wgt_base, plan.shared_wgt_entries);
-            EXPECT_LE(c.resident->wgt_base + c.resident->entries, hw.wgt_depth);
-            EXPECT_LT(c.resident->steady.instructions, c.plan.instructions);
-            regions.emplace_back(c.resident->wgt_base, c.resident->wgt_base + c.resident->entries);
+    using Region = std::optional<network::BufferRegion> network::Residency::*;
+    const std::tuple<Region, int64_t, int64_t> buffers[] = {
+        {&network::Residency::weights, plan.shared_wgt_entries, hw.wgt_depth},
+        {&network::Residency::params, plan.shared_prm_entries, hw.prm_depth}};
+    for (const auto& [what, shared, depth] : buffers) {
+        std::vector<std::pair<int64_t, int64_t>> regions;  // [base, end)
+        for (const network::Step& s : plan.steps) {
+            for (const network::ConvLayer& c : s.convs) {
+                if (!c.resident) continue;
+                EXPECT_LT(c.resident->steady.instructions, c.plan.instructions);
+                const std::optional<network::BufferRegion>& r = (*c.resident).*what;
+                if (!r) continue;
+                EXPECT_GE(r->base, shared);
+                EXPECT_LE(r->base + r->entries, depth);
+                regions.emplace_back(r->base, r->base + r->entries);
+            }
         }
+        std::sort(regions.begin(), regions.end());
+        for (size_t i = 1; i < regions.size(); ++i) EXPECT_LE(regions[i - 1].second, regions[i].first);
     }
-    std::sort(regions.begin(), regions.end());
-    for (size_t i = 1; i < regions.size(); ++i) EXPECT_LE(regions[i - 1].second, regions[i].first);
 }
 
 TEST(WeightResidency, SmallWeightsEachGetARegionAboveTheSharedWindow) {
     const Model m = small_network();
     const HwParams hw = default_hw();
     const network::NetworkPlan plan = network::plan_network(m, hw, true);
-    int resident = 0;
+    int weights = 0, params = 0;
     for (const network::Step& s : plan.steps) {
-        for (const network::ConvLayer& c : s.convs) resident += c.resident.has_value();
+        for (const network::ConvLayer& c : s.convs) {
+            weights += c.resident && c.resident->weights;
+            params += c.resident && c.resident->params;
+        }
     }
-    EXPECT_EQ(resident, 3);  // the two convolutions and the FULLY_CONNECTED
+    EXPECT_EQ(weights, 3);  // the two convolutions and the FULLY_CONNECTED
+    EXPECT_EQ(params, 3);
     EXPECT_GE(plan.shared_wgt_entries, kAddWeightEntries);  // the ADD's identity weights
+    EXPECT_GE(plan.shared_prm_entries, kAddParamEntries);
     expect_disjoint_regions(plan, hw);
 }
 
-// One 3x3 conv of 64 to 64 channels: 36 KiB of weights against tiny's 4 KiB buffer.
+// One 3x3 conv of 64 to 260 channels: 146 KiB of weights against tiny's 4 KiB buffer,
+// 65 output-channel blocks of parameters against its 64-entry table.
 Model large_weights_network() {
     ModelBuilder b;
     const int x = b.activation({1, 6, 6, 64}, 0.05f, 1);
-    const int y = b.activation({1, 4, 4, 64}, 0.2f, -3);
-    b.op(OpKind::Conv2d, {x, b.weights({64, 3, 3, 64}, 64), b.bias(64)}, y);
+    const int y = b.activation({1, 4, 4, 260}, 0.2f, -3);
+    b.op(OpKind::Conv2d, {x, b.weights({260, 3, 3, 64}, 260), b.bias(260)}, y);
     Model m = b.model();
     m.inputs = {x};
     m.outputs = {y};
     return m;
 }
 
-TEST(WeightResidency, WeightsLargerThanTheBufferStream) {
+TEST(WeightResidency, ConstantsLargerThanTheBuffersStream) {
     const Model m = large_weights_network();
     const HwParams& hw = test::shipped_hw("tiny");
     const network::NetworkPlan plan = network::plan_network(m, hw, true);
     EXPECT_FALSE(plan.steps[0].convs[0].resident.has_value());
     EXPECT_EQ(plan.shared_wgt_entries, hw.wgt_depth);
+    EXPECT_EQ(plan.shared_prm_entries, hw.prm_depth);
     // Every inference loads them again, and costs the same.
     const NetworkRun dev = run_on_fsim(m, hw, random_input({1, 6, 6, 64}, 17), false, 2);
     EXPECT_FALSE(dev.mismatch.has_value());
     ASSERT_EQ(dev.steady.size(), 1u);
-    EXPECT_TRUE(dev.resident_weights.empty());
-    EXPECT_FALSE(dev.steady[0].weights_resident);
+    EXPECT_TRUE(dev.resident_tensors.empty());
+    EXPECT_FALSE(dev.steady[0].weights_resident || dev.steady[0].params_resident);
     EXPECT_EQ(dev.steady[0].predicted_cycles, dev.operators[0].predicted_cycles);
     EXPECT_EQ(dev.steady[0].dram_read_bytes, dev.operators[0].dram_read_bytes);
     EXPECT_EQ(dev.steady[0].roofline_cycles, dev.operators[0].roofline_cycles);
@@ -497,12 +513,13 @@ TEST_P(ResidentWeightsOnDevice, LaterInferencesFindTheWeightsOnChip) {
         ASSERT_EQ(dev.outputs.size(), 1u);
         EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
         ASSERT_EQ(dev.steady.size(), dev.operators.size());
-        EXPECT_FALSE(dev.resident_weights.empty());
+        EXPECT_FALSE(dev.resident_tensors.empty());
         for (size_t i = 0; i < dev.operators.size(); ++i) {
             const OperatorRun& first = dev.operators[i];
             const OperatorRun& later = dev.steady[i];
             EXPECT_EQ(later.weights_resident, first.weights_resident);
-            if (!first.weights_resident) continue;
+            EXPECT_EQ(later.params_resident, first.params_resident);
+            if (!first.weights_resident && !first.params_resident) continue;
             EXPECT_LT(later.dram_read_bytes, first.dram_read_bytes) << "operator " << i;
             EXPECT_LT(later.predicted_cycles, first.predicted_cycles) << "operator " << i;
             // Fewer compulsory bytes; the same when the MACs bound it.
