@@ -297,8 +297,9 @@ void Emitter::split_last_tile() {
 
 void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                         bool last) {
-    if (step_ == 0 && !weights_loaded_ && first_step_sliced({t.oh.size, t.ow.size, t.kb.size, c.cb.size, c.r.size,
-                                         c.s.size}, l_.shape.s, hw_)) {
+    // Slicing hides the first weights' LOAD: nothing to hide when they are on chip.
+    const TileSizes step_tile{t.oh.size, t.ow.size, t.kb.size, c.cb.size, c.r.size, c.s.size};
+    if (step_ == 0 && !weights_loaded_ && first_step_sliced(step_tile, l_.shape.s, hw_)) {
         emit_first_step_sliced(t, tile_index, c, first, last);
         ++step_;
         return;
@@ -576,8 +577,8 @@ Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
         throw Error("schedule_conv2d: the plan was not predicted (predict_plan counts the "
                     "instructions that place the program)");
     }
-    // The constants lie behind the program that loads the weights: a program that finds
-    // them loaded is shorter and reads the same constants.
+    // The constants lie behind the program that loads them: a program that finds them
+    // loaded is shorter and reads the same constants.
     const DramLayout layout =
         make_dram_layout(lowered, hw, plan.tile, plan.instructions, placement);
     Conv2dProgram program = Emitter(lowered, hw, plan, layout, placement.weights,

@@ -39,8 +39,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // A conv2d layer of a device step in the network's DRAM: its program and constants at
 // `base` (the block the plan sizes), its input and output in the arena.
-// A layer whose weights stay on chip also has the later inferences' program, at
-// `steady_base`.
+// A layer that keeps its weights or parameters on chip also has the later inferences'
+// program, at `steady_base`.
 struct PlacedLayer {
     LoweredLayer lowered;
     uint32_t base = 0;
