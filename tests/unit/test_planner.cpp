@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -140,6 +142,94 @@ TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
         }
     }
     EXPECT_GT(resident_plans, 100);  // the property was exercised
+}
+
+// The WGT and PRM entries a program's LOADs write and its GEMMs and DRAINs read.
+struct BufferAccess {
+    std::set<int64_t> wgt_written, prm_written, wgt_read, prm_read;
+};
+BufferAccess buffer_access(const Conv2dProgram& prog) {
+    BufferAccess a;
+    for (const isa::Insn& insn : prog.insns) {
+        if (const auto* ld = std::get_if<isa::Load>(&insn)) {
+            if (ld->buffer == isa::Buffer::Inp) continue;
+            auto& written = ld->buffer == isa::Buffer::Wgt ? a.wgt_written : a.prm_written;
+            for (int64_t e = 0; e < load_entries(*ld); ++e) written.insert(ld->sram_base + e);
+        } else if (const auto* g = std::get_if<isa::Gemm>(&insn)) {
+            for (uint32_t kb = 0; kb < g->n_kb; ++kb) {
+                a.prm_read.insert(g->prm_base + kb);
+                for (uint32_t r = 0; r < g->n_r; ++r)
+                    for (uint32_t s = 0; s < g->n_s; ++s)
+                        for (uint32_t cb = 0; cb < g->n_cb; ++cb)
+                            a.wgt_read.insert(g->wgt_base + kb * g->wgt_kb + r * g->wgt_r +
+                                              s * g->wgt_s + cb * g->wgt_cb);
+            }
+        } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
+            for (uint32_t kb = 0; kb < d->n_kb; ++kb) a.prm_read.insert(d->prm_base + kb);
+        }
+    }
+    return a;
+}
+
+bool within(const std::set<int64_t>& entries, const BufferWindow& w) {
+    return entries.empty() || (*entries.begin() >= w.base && *entries.rbegin() < w.base + w.entries);
+}
+
+bool includes(const std::set<int64_t>& all, const std::set<int64_t>& some) {
+    return std::includes(all.begin(), all.end(), some.begin(), some.end());
+}
+
+TEST(Planner, ProgramsStayInTheirWindowsAndLaterRunsReadWhatTheFirstLoaded) {
+    // A network's layer whose weights or parameters stay on chip gets a region at the
+    // top of WGT and PRM (network/weight_residency.hpp): every access of its program
+    // lies inside it, and the program of a later run, without those LOADs, reads only
+    // entries the first program wrote.
+    std::mt19937 rng(11);
+    const HwParams hw = default_hw_params();
+    int kept_weights = 0, kept_params = 0;
+    for (int i = 0; i < 100; ++i) {
+        testing::LayerLimits lim;
+        lim.max_hw = 16;
+        lim.max_c = 48;
+        lim.max_k = 80;
+        const testing::LayerCase c = testing::random_layer(rng, lim);
+        const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
+        for (size_t j = 0; j < space.size(); j += 1 + space.size() / 4) {
+            const Conv2dPlan& plan = space[j];
+            const LoweredLayer lowered = lower(c.layer, plan.lowering);
+            const int64_t w = weights_loaded_once_entries(plan, lowered.layer.shape);
+            const int64_t p = params_loaded_once_entries(plan);
+            if (w == 0 && p == 0) continue;
+            const auto top = [](int64_t entries, int64_t depth) {
+                return BufferWindow{static_cast<uint32_t>(depth - entries),
+                                    static_cast<uint32_t>(entries), false};
+            };
+            BufferWindow wgt = w > 0 ? top(w, hw.wgt_depth) : BufferWindow{};
+            BufferWindow prm = p > 0 ? top(p, hw.prm_depth) : BufferWindow{};
+            const BufferAccess first =
+                buffer_access(schedule_unplaced(lowered, hw, plan, INT64_MAX, wgt, prm));
+            wgt.loaded = w > 0;
+            prm.loaded = p > 0;
+            const BufferAccess later =
+                buffer_access(schedule_unplaced(lowered, hw, plan, INT64_MAX, wgt, prm));
+            const std::string what = "case " + std::to_string(i) + " plan " + std::to_string(j);
+            if (w > 0) {
+                EXPECT_TRUE(within(first.wgt_written, wgt) && within(first.wgt_read, wgt)) << what;
+                EXPECT_TRUE(later.wgt_written.empty()) << what;
+                EXPECT_TRUE(includes(first.wgt_written, later.wgt_read)) << what;
+                ++kept_weights;
+            }
+            if (p > 0) {
+                EXPECT_TRUE(within(first.prm_written, prm) && within(first.prm_read, prm)) << what;
+                EXPECT_TRUE(later.prm_written.empty()) << what;
+                EXPECT_TRUE(includes(first.prm_written, later.prm_read)) << what;
+                ++kept_params;
+            }
+            if (HasFailure()) return;
+        }
+    }
+    EXPECT_GT(kept_weights, 100);  // the property was exercised
+    EXPECT_GT(kept_params, 100);
 }
 
 TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
