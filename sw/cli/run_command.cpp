@@ -65,8 +65,8 @@ po::options_description run_options(RunArgs& a) {
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file")
         ("inferences", po::value(&a.inferences), "run the model N times on one device, the "
-                                                 "weights that fit staying in the weight "
-                                                 "buffer; report the first and the last "
+                                                 "weights and parameters that fit staying on "
+                                                 "chip; report the first and the last "
                                                  "(steady-state) inference (default 1)");
     add_trace_options(d, a.trace, a.trace_window, "of the device's runs, one after another");
     d.add_options()
@@ -191,13 +191,9 @@ void print_table(const NetworkRun& run) {
                              "biases), {} bytes of the weight buffer and parameter table\n",
                              run.resident_tensors.size(), run.resident_bytes);
     if (run.steady.empty()) return;
-    OperatorTotals steady;
-    for (const OperatorRun& r : run.steady) {
-        if (r.placement == Placement::Device) steady.add(r);
-    }
     std::cout << fmt::format("first inference: {}\nsteady state (inference {} of {}): {}\n",
                              device_line(device), run.inferences, run.inferences,
-                             device_line(steady));
+                             device_line(device_totals(run.steady)));
 }
 
 // The device options of --trace, --trace-window, --faults and --max-cycles, checked

@@ -135,14 +135,18 @@ nlohmann::json device_totals_json(const OperatorTotals& t) {
 // The steady state's totals: the device operators of the last inference.
 nlohmann::json steady_json(const NetworkRun& run) {
     if (run.steady.empty()) return nullptr;
-    OperatorTotals t;
-    for (const OperatorRun& r : run.steady) {
-        if (r.placement == network::Placement::Device) t.add(r);
-    }
-    return device_totals_json(t);
+    return device_totals_json(device_totals(run.steady));
 }
 
 }  // namespace
+
+OperatorTotals device_totals(const std::vector<OperatorRun>& ops) {
+    OperatorTotals t;
+    for (const OperatorRun& r : ops) {
+        if (r.placement == network::Placement::Device) t.add(r);
+    }
+    return t;
+}
 
 // Unordered, as it always was: its keys are written sorted.
 nlohmann::json network_report(const std::string& model, Backend backend, const HwParams& hw,
