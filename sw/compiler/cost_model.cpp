@@ -611,14 +611,15 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t alone = m.writes.alone_end(w);
     // The reads booked on the bus before alternate with these writes: those of the
     // latest LOAD hold them up by a cycle per beat of theirs the writes met, others by
-    // at most a cycle per write beat, and every read booked where the writes alternate
-    // takes a cycle of it.
+    // a cycle for each of their beats booked in the writes' own span (a read that comes
+    // once the writes are nearly done meets only the writes left: as many as its beats
+    // in that span).
     const int64_t waits = m.running[0].compete(first, n);
-    const int64_t bus_reads = m.bus.booked_in(first, first + 2 * n);
+    const int64_t bus_reads = std::min(n, m.bus.booked_in(first, first + n));
     const int64_t booked = m.writes.stream(m.bus, w, alone);
     const int64_t data_end =
-        std::max({alone, std::min(booked, first + n + (waits > 0 ? waits : n)),
-                  first + n + std::min(n, bus_reads), start + lead + reads * n});
+        std::max({alone, waits > 0 ? std::min(booked, first + n + waits) : alone,
+                  first + n + bus_reads, start + lead + reads * n});
     const int64_t end = data_end + m.latency() + kDrainTail;
     m.running[2].open(i, first, data_end, n, end);
     m.drain_reads = DrainReads{start + 1, reads * n, data_end - (start + 1 + reads * n)};
