@@ -361,7 +361,7 @@ void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& p
     plan.instructions = static_cast<int64_t>(program.insns.size());
 }
 
-LaterRunPrediction predict_later_run(const LoweredLayer& lowered, const HwParams& hw,
+ProgramPrediction predict_later_run(const LoweredLayer& lowered, const HwParams& hw,
                                      const Conv2dPlan& plan, bool weights_loaded,
                                      bool params_loaded) {
     const Conv2dProgram program =

@@ -10,6 +10,7 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
+#include "network/block_chain.hpp"
 #include "network/weight_residency.hpp"
 #include "ops/fully_connected.hpp"
 #include "reference/constant_folding.hpp"
@@ -385,6 +386,7 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     for (const auto& [t, l] : live) all.push_back(l);
     plan.arena_bytes = allocate(all, plan.arena);
     keep_weights_resident(plan, hw);
+    predict_chains(plan, hw);
     return plan;
 }
 

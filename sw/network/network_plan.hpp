@@ -39,7 +39,7 @@ struct BufferRegion {
 // program finds them there.
 struct Residency {
     std::optional<BufferRegion> weights, params;
-    LaterRunPrediction steady;  // the later inferences' program
+    ProgramPrediction steady;  // the later inferences' program
 };
 
 // One conv2d layer of a device operator: a CONV_2D is one, a DEPTHWISE_CONV_2D one per
@@ -67,6 +67,12 @@ struct AddOnDevice {
     AddPlan plan;  // its program's length and predicted cycles
 };
 
+// A device step whose conv2d layers run as one program (block_chain.hpp): its length
+// and predicted cycles in the first inference and in the later ones.
+struct ChainedPrograms {
+    ProgramPrediction first, steady;
+};
+
 struct Step {
     int op = 0;  // index into Model::operators
     Placement placement = Placement::Host;
@@ -74,6 +80,7 @@ struct Step {
     // channel blocks. Empty for every other operator.
     std::vector<ConvLayer> convs;
     std::optional<AddOnDevice> add;  // a device ADD
+    std::optional<ChainedPrograms> chain;  // a device step of several conv2d layers
 };
 
 struct ArenaSlot {

@@ -8,6 +8,7 @@
 #include "compiler/add_program.hpp"
 #include "compiler/layout.hpp"
 #include "compiler/planner.hpp"
+#include "network/block_chain.hpp"
 
 namespace accel::network {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 struct Layer {
     ConvLayer* conv = nullptr;
     LoweredLayer lowered;
+    bool chained = false;                  // one of a chained step's (block_chain.hpp)
     bool weights = false, params = false;  // chosen to stay
 };
 
@@ -58,27 +60,28 @@ std::vector<size_t> best_fill(const std::vector<Claim>& claims, const std::vecto
 // need of the claims that stream or that cannot have a region beside that window,
 // which widen it: largest first, until the next one fits.
 int64_t shared_floor(const std::vector<Claim>& claims, int64_t floor, int64_t depth) {
-    std::vector<int64_t> regions;
+    std::vector<const Claim*> candidates;
     for (const Claim& c : claims) {
         if (c.region == 0) floor = std::max(floor, c.need);
-        if (c.region > 0) regions.push_back(c.region);
+        if (c.region > 0) candidates.push_back(&c);
     }
-    std::sort(regions.rbegin(), regions.rend());
-    for (const int64_t r : regions) {
-        if (r + floor <= depth) break;
-        floor = std::max(floor, r);
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Claim* a, const Claim* b) { return a->region > b->region; });
+    for (const Claim* c : candidates) {
+        if (c->region + floor <= depth) break;
+        floor = std::max(floor, c->need);
     }
     return floor;
 }
 
 // Which claims get a region: for each width the shared window could have (`floor`, or
-// the region of a claim left out), the claims larger than it must have one and the
+// the need of a claim left out), the claims that need more must have one and the
 // others fill what is left for the most saving; the best width wins. Only claims whose
 // region fits beside `floor` (shared_floor) are candidates.
 std::vector<bool> choose_regions(const std::vector<Claim>& claims, int64_t floor, int64_t depth) {
     std::set<int64_t> widths = {floor};
     for (const Claim& c : claims) {
-        if (c.region > floor && c.region + floor <= depth) widths.insert(c.region);
+        if (c.region > 0 && c.need > floor && c.region + floor <= depth) widths.insert(c.need);
     }
     std::vector<bool> best(claims.size(), false);
     int64_t best_saving = -1;
@@ -89,7 +92,7 @@ std::vector<bool> choose_regions(const std::vector<Claim>& claims, int64_t floor
         for (size_t i = 0; i < claims.size(); ++i) {
             const Claim& c = claims[i];
             if (c.region == 0 || c.region + floor > depth) continue;
-            if (c.region > width) {
+            if (c.need > width) {
                 chosen[i] = true;
                 taken += c.region;
                 saving += c.saving;
@@ -132,7 +135,9 @@ void keep_weights_resident(NetworkPlan& plan, const HwParams& hw) {
     for (Step& s : plan.steps) {
         if (s.placement != Placement::Device) continue;
         adds = adds || s.add.has_value();
-        for (ConvLayer& c : s.convs) layers.push_back({&c, lower(c.layer, c.plan.lowering)});
+        for (ConvLayer& c : s.convs) {
+            layers.push_back({&c, lower(c.layer, c.plan.lowering), chained(s)});
+        }
     }
     auto predict = [&hw](const Layer& l, bool weights, bool params) {
         if (!weights && !params) return l.conv->plan.predicted_cycles;
@@ -155,11 +160,13 @@ void keep_weights_resident(NetworkPlan& plan, const HwParams& hw) {
     const std::vector<bool> wgt_chosen = choose_regions(wgt, wgt_floor, hw.wgt_depth);
     for (size_t i = 0; i < layers.size(); ++i) layers[i].weights = wgt_chosen[i];
     // Then the parameters, beside the weights chosen.
+    // A chained layer left out takes one of two alternating windows (block_chain.hpp).
     std::vector<Claim> prm;
     for (const Layer& l : layers) {
         const Conv2dPlan& p = l.conv->plan;
         const int64_t region = params_loaded_once_entries(p);
-        prm.push_back({region, region > 0 ? region : p.prm.entries * p.prm.buffers, 0});
+        const int64_t need = p.prm.entries * p.prm.buffers;
+        prm.push_back({region, l.chained ? 2 * need : need, 0});
     }
     const int64_t prm_floor = shared_floor(prm, adds ? kAddParamEntries : 0, hw.prm_depth);
     for (size_t i = 0; i < layers.size(); ++i) {

@@ -14,12 +14,14 @@
 #include "base/text.hpp"
 #include "compiler/add_program.hpp"
 #include "compiler/packing.hpp"
+#include "compiler/program_chain.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/layout.hpp"
 #include "compiler/scheduler.hpp"
 #include "hw/dram_bus.hpp"
 #include "hw/hw_params.hpp"
 #include "hw/isa.hpp"
+#include "network/block_chain.hpp"
 #include "reference/constant_folding.hpp"
 #include "reference/evaluate.hpp"
 
@@ -37,15 +39,52 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A program in the network's DRAM.
+struct PlacedProgram {
+    uint32_t base = 0;
+    uint32_t instructions = 0;
+};
+
 // A conv2d layer of a device step in the network's DRAM: its program and constants at
-// `base` (the block the plan sizes), its input and output in the arena.
-// A layer that keeps its weights or parameters on chip also has the later inferences'
-// program, at `steady_base`.
+// `base` (the block the plan sizes), its input and output in the arena. A layer that
+// keeps its weights or parameters on chip also has the later inferences' program.
 struct PlacedLayer {
     LoweredLayer lowered;
     uint32_t base = 0;
     uint32_t instructions = 0;
-    uint32_t steady_base = 0, steady_instructions = 0;
+    PlacedProgram steady;
+};
+
+// A chained step's programs (network/block_chain.hpp): the first inference's, the later
+// ones'.
+struct PlacedChain {
+    PlacedProgram first, steady;
+};
+
+// Takes DRAM at `at` for a program of `instructions`.
+PlacedProgram reserve_program(uint64_t& at, int64_t instructions, const HwParams& hw) {
+    at = align_dram_region(at, hw);
+    const PlacedProgram p{static_cast<uint32_t>(at), static_cast<uint32_t>(instructions)};
+    at += static_cast<uint64_t>(instructions) * isa::kInsnBytes;
+    return p;
+}
+
+// The cost model's cycles of a device step in the first inference or a `later` one.
+int64_t step_predicted_cycles(const Step& s, bool later) {
+    if (s.add) return s.add->plan.predicted_cycles;
+    if (s.chain) return (later ? s.chain->steady : s.chain->first).predicted_cycles;
+    int64_t cycles = 0;
+    for (const network::ConvLayer& c : s.convs) {
+        cycles += later && c.resident ? c.resident->steady.predicted_cycles
+                                      : c.plan.predicted_cycles;
+    }
+    return cycles;
+}
+
+// A layer's programs as scheduled at their places: the first inference's and, when
+// anything of it stays on chip, the later ones' (else empty).
+struct LayerPrograms {
+    std::vector<isa::Insn> first, later;
 };
 
 // A device ADD in the network's DRAM: its program and constants at `base`.
@@ -109,7 +148,10 @@ private:
     std::vector<OperatorRun> run_inference(const std::vector<Value>& inputs, bool on_device);
     OperatorRun run_step(const Step& s, bool on_device);
     void place(const DeviceFactory& make_device);
-    void write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p);
+    uint64_t place_later_programs(uint64_t at);
+    void write_convs(const Step& s);
+    LayerPrograms write_layer(const Step& s, size_t index, const PlacedLayer& p);
+    void write_program(const PlacedProgram& at, const std::vector<isa::Insn>& insns);
     // The device address of an arena tensor, plus `slab` bytes into it.
     uint32_t arena_address(int tensor, int64_t slab = 0) const {
         return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
@@ -130,6 +172,7 @@ private:
     const RunOptions& options_;
     std::unique_ptr<Device> device_;
     std::map<int, std::vector<PlacedLayer>> layers_;  // by step, one per conv2d layer
+    std::map<int, PlacedChain> chains_;               // by step, the chained ones
     std::map<int, PlacedAdd> adds_;                   // by step
     uint32_t arena_base_ = 0;
     int64_t predicted_cycles_ = 0;       // of every device operator, every inference
@@ -168,17 +211,7 @@ void Runner::place(const DeviceFactory& make_device) {
             layers_[s.op].push_back(std::move(p));
         }
     }
-    for (auto& [op, placed] : layers_) {  // the later inferences' programs
-        const Step& s = plan_.steps[static_cast<size_t>(op)];
-        for (size_t i = 0; i < placed.size(); ++i) {
-            const std::optional<network::Residency>& r = s.convs[i].resident;
-            if (!r) continue;
-            at = align_dram_region(at, hw_);
-            placed[i].steady_base = static_cast<uint32_t>(at);
-            placed[i].steady_instructions = static_cast<uint32_t>(r->steady.instructions);
-            at += static_cast<uint64_t>(r->steady.instructions) * isa::kInsnBytes;
-        }
-    }
+    at = place_later_programs(at);
     arena_base_ = static_cast<uint32_t>(align_dram_region(at, hw_));
     const uint64_t total = uint64_t{arena_base_} + static_cast<uint64_t>(plan_.arena_bytes);
     if (total > dram_bus::kMaxDramBytes) {
@@ -186,22 +219,62 @@ void Runner::place(const DeviceFactory& make_device) {
                                 "addresses 4 GiB", total));
     }
     out_.constant_bytes = arena_base_;
-    const int64_t later = options_.inferences - 1;
     for (const Step& s : plan_.steps) {
         if (s.placement != Placement::Device) continue;
-        if (s.add) predicted_cycles_ += options_.inferences * s.add->plan.predicted_cycles;
-        for (const network::ConvLayer& c : s.convs) {
-            predicted_cycles_ += c.plan.predicted_cycles +
-                                 later * (c.resident ? c.resident->steady.predicted_cycles
-                                                     : c.plan.predicted_cycles);
-        }
+        predicted_cycles_ += step_predicted_cycles(s, false) +
+                             (options_.inferences - 1) * step_predicted_cycles(s, true);
     }
     device_ = make_device(hw_, std::max<uint64_t>(total, 64));
     for (const auto& [op, placed] : adds_) write_add(plan_.steps[static_cast<size_t>(op)]);
-    for (const auto& [op, placed] : layers_) {
+    for (const auto& [op, placed] : layers_) write_convs(plan_.steps[static_cast<size_t>(op)]);
+}
+
+// The programs that are not in a layer's block, from `at` on: the later inferences' of
+// the layers that keep anything on chip, and both of each chained step. Returns the end.
+uint64_t Runner::place_later_programs(uint64_t at) {
+    for (auto& [op, placed] : layers_) {
         const Step& s = plan_.steps[static_cast<size_t>(op)];
-        for (size_t i = 0; i < placed.size(); ++i) write_layer(s, s.convs[i], placed[i]);
+        if (s.chain) {
+            chains_[op] = {reserve_program(at, s.chain->first.instructions, hw_),
+                           reserve_program(at, s.chain->steady.instructions, hw_)};
+            continue;
+        }
+        for (size_t i = 0; i < placed.size(); ++i) {
+            const std::optional<network::Residency>& r = s.convs[i].resident;
+            if (r) placed[i].steady = reserve_program(at, r->steady.instructions, hw_);
+        }
     }
+    return at;
+}
+
+// Writes a conv step's blocks, and its programs that lie apart: the later inferences'
+// of its layers, or the chained ones of all of them.
+void Runner::write_convs(const Step& s) {
+    const std::vector<PlacedLayer>& placed = layers_.at(s.op);
+    std::vector<std::vector<isa::Insn>> first, later;
+    for (size_t i = 0; i < placed.size(); ++i) {
+        LayerPrograms p = write_layer(s, i, placed[i]);
+        if (!s.chain) {
+            if (!p.later.empty()) write_program(placed[i].steady, p.later);
+            continue;
+        }
+        later.push_back(p.later.empty() ? p.first : std::move(p.later));
+        first.push_back(std::move(p.first));
+    }
+    if (!s.chain) return;
+    const PlacedChain& chain = chains_.at(s.op);
+    write_program(chain.first, chain_programs(first));
+    write_program(chain.steady, chain_programs(later));
+}
+
+void Runner::write_program(const PlacedProgram& at, const std::vector<isa::Insn>& insns) {
+    if (insns.size() != at.instructions) {
+        throw std::logic_error(fmt::format("a program of {} instructions where {} were predicted",
+                                           insns.size(), at.instructions));
+    }
+    std::vector<uint8_t> bytes(insns.size() * isa::kInsnBytes);
+    isa::encode_program(insns, bytes.data());
+    device_->write_dram(at.base, bytes);
 }
 
 // The part of a buffer a layer uses: its own region when what it keeps there stays on
@@ -211,31 +284,32 @@ BufferWindow window(const std::optional<network::BufferRegion>& region, int64_t 
     return {0, static_cast<uint32_t>(shared), false};
 }
 
-// Schedules a layer at its place and writes its program and constants, with the later
-// inferences' program when anything of it stays on chip.
-void Runner::write_layer(const Step& s, const network::ConvLayer& c, const PlacedLayer& p) {
+// Schedules layer `index` of a step at its place and writes its block (its program and
+// constants); returns its programs. A chained layer whose parameters do not stay on
+// chip takes one of two alternating PRM windows (block_chain.hpp).
+LayerPrograms Runner::write_layer(const Step& s, size_t index, const PlacedLayer& p) {
+    const network::ConvLayer& c = s.convs[index];
     const Operator& o = m_.operators[static_cast<size_t>(s.op)];
     const bool resident = c.resident.has_value();
     LayerPlacement at{p.base, arena_address(c.input, c.input_slab),
                       arena_address(o.outputs[0], c.output_slab),
                       window(resident ? c.resident->weights : std::nullopt, plan_.shared_wgt_entries),
                       window(resident ? c.resident->params : std::nullopt, plan_.shared_prm_entries)};
-    const Conv2dProgram program = schedule_conv2d(p.lowered, hw_, c.plan, at);
+    if (s.chain && !(resident && c.resident->params)) {
+        at.params = network::chained_params_window(index, c.plan.prm.entries * c.plan.prm.buffers);
+    }
+    LayerPrograms out;
+    Conv2dProgram program = schedule_conv2d(p.lowered, hw_, c.plan, at);
     std::vector<uint8_t> block(program.layout.dram_bytes - p.base, 0);
     isa::encode_program(program.insns, block.data());
     pack_constants(program, hw_, c.weights, c.bias, block, p.base);
     device_->write_dram(p.base, block);
-    if (!resident) return;
+    out.first = std::move(program.insns);
+    if (!resident) return out;
     at.weights.loaded = c.resident->weights.has_value();
     at.params.loaded = c.resident->params.has_value();
-    const Conv2dProgram steady = schedule_conv2d(p.lowered, hw_, c.plan, at);
-    if (steady.insns.size() != p.steady_instructions) {
-        throw std::logic_error(fmt::format("operator {}: {} instructions for a predicted {}",
-                                           s.op, steady.insns.size(), p.steady_instructions));
-    }
-    std::vector<uint8_t> program_bytes(steady.insns.size() * isa::kInsnBytes);
-    isa::encode_program(steady.insns, program_bytes.data());
-    device_->write_dram(p.steady_base, program_bytes);
+    out.later = schedule_conv2d(p.lowered, hw_, c.plan, at).insns;
+    return out;
 }
 
 void Runner::write_add(const Step& s) {
@@ -313,7 +387,7 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
         to_device(s.add->input2, nhwc);
         const PlacedAdd& p = adds_.at(s.op);
         count_run(s, p.base, p.instructions, rec);
-        rec.predicted_cycles += s.add->plan.predicted_cycles;
+        rec.predicted_cycles += step_predicted_cycles(s, inference_ > 0);
     } else {
         run_device_convs(s, rec);
     }
@@ -321,19 +395,26 @@ void Runner::run_device_step(const Step& s, OperatorRun& rec) {
     host_.erase(op.outputs[0]);
 }
 
+// A conv step's programs: its chain, or each layer's. After the first inference, the
+// programs that find what stays on chip there.
 void Runner::run_device_convs(const Step& s, OperatorRun& rec) {
     const std::vector<PlacedLayer>& placed = layers_.at(s.op);
     const network::ConvLayer& first = s.convs.front();
     to_device(first.input, first.input_nhwc);
+    const bool later = inference_ > 0;
+    rec.predicted_cycles += step_predicted_cycles(s, later);
+    if (s.chain) {
+        const PlacedChain& chain = chains_.at(s.op);
+        const PlacedProgram& p = later ? chain.steady : chain.first;
+        count_run(s, p.base, p.instructions, rec);
+        return;
+    }
     for (size_t i = 0; i < placed.size(); ++i) {
         const PlacedLayer& p = placed[i];
-        const std::optional<network::Residency>& r = s.convs[i].resident;
-        if (r && inference_ > 0) {  // on chip since the first inference
-            count_run(s, p.steady_base, p.steady_instructions, rec);
-            rec.predicted_cycles += r->steady.predicted_cycles;
+        if (later && s.convs[i].resident) {
+            count_run(s, p.steady.base, p.steady.instructions, rec);
         } else {
             count_run(s, p.base, p.instructions, rec);
-            rec.predicted_cycles += s.convs[i].plan.predicted_cycles;
         }
     }
 }
