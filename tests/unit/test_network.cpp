@@ -254,6 +254,13 @@ TEST(NetworkPlan, DepthwiseRunsOnTheDeviceOneChannelBlockAtATime) {
     ASSERT_EQ(plan.steps[1].placement, Placement::Device);
     const std::vector<network::ConvLayer>& blocks = plan.steps[1].convs;
     ASSERT_EQ(blocks.size(), 2u);  // ceil(20 / 16)
+    // One program for both blocks: the second one's loads run under the first's drain.
+    ASSERT_TRUE(plan.steps[1].chain.has_value());
+    EXPECT_LT(plan.steps[1].chain->first.predicted_cycles,
+              blocks[0].plan.predicted_cycles + blocks[1].plan.predicted_cycles);
+    EXPECT_EQ(plan.steps[1].chain->first.instructions,
+              blocks[0].plan.instructions + blocks[1].plan.instructions - 1);
+    EXPECT_FALSE(plan.steps[3].chain.has_value());  // the 1x1 conv: one layer
     EXPECT_EQ(blocks[1].input, 0);
     EXPECT_EQ(blocks[1].layer.shape.c, 16);
     EXPECT_EQ(blocks[1].input_slab, 9 * 9 * 16);   // the second block's slab of x
