@@ -52,7 +52,8 @@ std::vector<Value> given_inputs(const std::optional<py::list>& arrays, const gra
 
 // Returns (the model's outputs, the report, the check's failure or None).
 py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arrays,
-                     uint64_t seed, const py::dict& run_options, const py::object& hw_arg) {
+                     uint64_t seed, int64_t inferences, const py::dict& run_options,
+                     const py::object& hw_arg) {
     const RunChoice run = run_choice(run_options);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = hw_params_of(hw_arg);
@@ -60,6 +61,7 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arr
     const std::vector<Value> inputs = given_inputs(arrays, model, seed);
     const Backend backend = run.device.backend;
     RunOptions options;
+    options.inferences = inferences;
     options.check = run.check;
     const NetworkRun result = without_gil(
         [&] { return run_model(model, hw, backend, run.devices, inputs, options); });
@@ -78,7 +80,7 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arr
 
 void bind_network(py::module_& m) {
     m.def("run_tflite", &run_tflite, py::arg("path"), py::arg("inputs"), py::arg("seed"),
-          py::arg("run"), py::arg("hw"));
+          py::arg("inferences"), py::arg("run"), py::arg("hw"));
 }
 
 }  // namespace accel::python

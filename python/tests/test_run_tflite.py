@@ -106,3 +106,50 @@ def test_names_from_the_file_stay_on_one_line(tmp_path, models_dir):
     with pytest.raises(accel.Error, match=r"^inputs\[0\]: shape \(2, 2\) but the model's input "
                                           r"'in\\x0aput' is \(1, 8, 8, 1\)$"):
         accel.run_tflite(model, [np.zeros((2, 2), dtype=np.int8)], backend="ref")
+
+
+def test_inferences_match_cli(cli, tmp_path, models_dir):
+    model = models_dir / "digits.tflite"
+    outputs, report = accel.run_tflite(model, backend="fsim", seed=5, check=True, inferences=3)
+    want_y, want_report = cli_run(cli, tmp_path, model, "--backend", "fsim", "--seed", "5",
+                                  "--check", "--inferences", "3")
+    np.testing.assert_array_equal(outputs[0], want_y)
+    assert without_timings(report) == without_timings(want_report)
+    assert report["inferences"] == 3
+    assert report["check"]["tensors_compared"] == 3 * sum(
+        o["where"] == "device" for o in report["operators"])
+    steady = report["steady_state"]
+    # The digits model's weights fit the default config's buffer: later inferences read less.
+    assert report["resident_constants"]["tensors"]
+    assert steady["dram_read_bytes"] < report["totals"]["dram_read_bytes"]
+    assert steady["device_predicted_cycles"] < report["totals"]["device_predicted_cycles"]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2", None])
+def test_inferences_must_be_a_positive_integer(models_dir, bad):
+    with pytest.raises(accel.Error, match=r"^inferences: "):
+        accel.run_tflite(models_dir / "digits.tflite", backend="fsim", inferences=bad)
+
+
+def test_inferences_past_the_library_bound_are_refused(models_dir):
+    with pytest.raises(accel.Error, match=r"^inferences: 10000000: must be in \[1, 1000000\]$"):
+        accel.run_tflite(models_dir / "digits.tflite", backend="fsim", inferences=10**7)
+
+
+def test_the_rtl_runs_the_steady_state_faster(models_dir):
+    """The digits model's constants fit the default config: on the RTL, every operator that
+    keeps them on chip takes fewer cycles in the second inference, and the others as many."""
+    _, report = accel.run_tflite(models_dir / "digits.tflite", backend="verilator", seed=3,
+                                 check=True, inferences=2)
+    assert 0 < report["steady_state"]["device_cycles"] < report["totals"]["device_cycles"]
+    kept = 0
+    for op in report["operators"]:
+        if op["where"] != "device":
+            continue
+        if op["weights_resident"] or op["params_resident"]:
+            kept += 1
+            assert op["steady"]["cycles"] < op["cycles"], op["index"]
+            assert op["steady"]["dram_read_bytes"] < op["dram_read_bytes"], op["index"]
+        else:
+            assert op["steady"]["dram_read_bytes"] == op["dram_read_bytes"], op["index"]
+    assert kept > 0

@@ -32,6 +32,9 @@ def parse_args():
     p.add_argument("--backend", required=True, choices=["ref", "fsim", "verilator"])
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hw", help="hardware config YAML for accel")
+    p.add_argument("--inferences", type=int, default=1,
+                   help="run the model N times on one device (accel run --inferences): every "
+                        "inference checked, the last one's output compared")
     return p.parse_args()
 
 
@@ -84,6 +87,8 @@ def main():
             cmd.append("--check")
         if args.hw:
             cmd += ["--hw", args.hw]
+        if args.inferences != 1:
+            cmd += ["--inferences", str(args.inferences)]
         run = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(run.stdout)
         sys.stderr.write(run.stderr)

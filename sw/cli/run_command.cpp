@@ -40,7 +40,7 @@ using reference::Value;
 
 struct RunArgs {
     std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
-    std::string dump, trace_window, max_cycles;
+    std::string dump, trace_window, max_cycles, inferences = "1";
     std::string faults;  // a DRAM fault plan for the verilator backend
     bool check = false;
 };
@@ -63,7 +63,11 @@ po::options_description run_options(RunArgs& a) {
         ("check", po::bool_switch(&a.check), "compare every tensor a device operator writes "
                                              "with the golden reference; exit 1 at the first "
                                              "mismatch")
-        ("report", po::value(&a.report), "write a JSON report to this file");
+        ("report", po::value(&a.report), "write a JSON report to this file")
+        ("inferences", po::value(&a.inferences), "run the model N times on one device, the "
+                                                 "weights and parameters that fit staying on "
+                                                 "chip; report the first and the last "
+                                                 "(steady-state) inference (default 1)");
     add_trace_options(d, a.trace, a.trace_window, "of the device's runs, one after another");
     d.add_options()
         ("dump-tensors", po::value(&a.dump), "write every tensor an operator wrote to DIR as "
@@ -79,6 +83,7 @@ void check_args(const RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
     check_backend_choice(a.backend, a.check, !a.trace.empty());
     check_max_cycles(a.max_cycles, a.backend);
+    parse_int("--inferences", a.inferences, 1, kMaxInferences);
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
@@ -108,21 +113,59 @@ double efficiency(int64_t roofline, int64_t cycles) {
     return static_cast<double>(roofline) / static_cast<double>(cycles);
 }
 
-void print_table(const NetworkRun& run) {
-    std::cout << fmt::format("{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n",
+// The device columns of an operator's row: cycles, predicted, roofline, efficiency.
+std::string device_columns(const OperatorRun& r) {
+    const bool dev = r.placement == Placement::Device;
+    const bool timed = dev && r.cycles > 0;  // fsim keeps no time
+    return fmt::format("{:>9} {:>9} {:>9} {:>5}", timed ? std::to_string(r.cycles) : "",
+                       dev ? std::to_string(r.predicted_cycles) : "",
+                       dev ? std::to_string(r.roofline_cycles) : "",
+                       timed ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "");
+}
+
+// One row per operator; with several inferences, the steady state's columns after the
+// first inference's, and `on` saying what of the operator stays on chip: W its weights,
+// P its parameters.
+void print_operators(const NetworkRun& run) {
+    const bool steady = !run.steady.empty();
+    std::cout << fmt::format("{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}",
                              "op", "type", "where", "output", "MACs", "cycles", "predicted",
                              "roofline", "eff", "host ms");
-    for (const OperatorRun& r : run.operators) {
-        const bool dev = r.placement == Placement::Device;
-        const bool timed = dev && r.cycles > 0;  // fsim keeps no time
-        std::cout << fmt::format(
-            "{:>4} {:<18} {:<7} {:<16} {:>11} {:>9} {:>9} {:>9} {:>5} {:>8}\n", r.index, r.type,
-            network::placement_name(r.placement), dims(r.output_shape), r.macs,
-            timed ? std::to_string(r.cycles) : "", dev ? std::to_string(r.predicted_cycles) : "",
-            dev ? std::to_string(r.roofline_cycles) : "",
-            timed ? fmt::format("{:.2f}", efficiency(r.roofline_cycles, r.cycles)) : "",
-            r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
+    if (steady) {
+        std::cout << fmt::format(" {:>2} {:>9} {:>9} {:>9} {:>5}", "on", "steady", "predicted",
+                                 "roofline", "eff");
     }
+    std::cout << "\n";
+    for (size_t i = 0; i < run.operators.size(); ++i) {
+        const OperatorRun& r = run.operators[i];
+        std::cout << fmt::format(
+            "{:>4} {:<18} {:<7} {:<16} {:>11} {} {:>8}", r.index, r.type,
+            network::placement_name(r.placement), dims(r.output_shape), r.macs, device_columns(r),
+            r.placement == Placement::Host ? fmt::format("{:.2f}", r.host_seconds * 1e3) : "");
+        if (steady && i < run.steady.size()) {
+            const std::string kept = std::string(r.weights_resident ? "W" : "") +
+                                     (r.params_resident ? "P" : "");
+            std::cout << fmt::format(" {:>2} {}", kept,
+                                     device_columns(run.steady[i]));
+        }
+        std::cout << "\n";
+    }
+}
+
+// The device's cycles of a whole inference against its roofline, or the roofline alone
+// when the backend keeps no time.
+std::string device_line(const OperatorTotals& device) {
+    return device.cycles > 0
+               ? fmt::format("device {} cycles (predicted {}) against a roofline of {}: "
+                             "efficiency {:.2f}",
+                             device.cycles, device.predicted, device.roofline,
+                             efficiency(device.roofline, device.cycles))
+               : fmt::format("device predicted {} cycles, roofline {} (this backend keeps no "
+                             "time)", device.predicted, device.roofline);
+}
+
+void print_table(const NetworkRun& run) {
+    print_operators(run);
     std::map<std::string, OperatorTotals> by_type;
     OperatorTotals device, all;
     for (const OperatorRun& r : run.operators) {
@@ -139,18 +182,18 @@ void print_table(const NetworkRun& run) {
                                           : "",
                                  t.host_seconds * 1e3);
     }
-    const std::string device_line =
-        device.cycles > 0
-            ? fmt::format("device {} cycles against a roofline of {}: efficiency {:.2f}",
-                          device.cycles, device.roofline,
-                          efficiency(device.roofline, device.cycles))
-            : fmt::format("device roofline {} cycles (this backend keeps no time)",
-                          device.roofline);
     std::cout << fmt::format(
         "\ntotal: {} operators, {} MACs; {}; host operators {:.1f} ms; arena {} bytes, "
         "constants {} bytes\n",
-        all.ops, all.macs, device_line, all.host_seconds * 1e3, run.arena_bytes,
+        all.ops, all.macs, device_line(device), all.host_seconds * 1e3, run.arena_bytes,
         run.constant_bytes);
+    std::cout << fmt::format("on chip across inferences: {} constant tensors (weights, "
+                             "biases), {} bytes of the weight buffer and parameter table\n",
+                             run.resident_tensors.size(), run.resident_bytes);
+    if (run.steady.empty()) return;
+    std::cout << fmt::format("first inference: {}\nsteady state (inference {} of {}): {}\n",
+                             device_line(device), run.inferences, run.inferences,
+                             device_line(device_totals(run.steady)));
 }
 
 // The device options of --trace, --trace-window, --faults and --max-cycles, checked
@@ -182,6 +225,7 @@ int run_run(const std::vector<std::string>& args) {
     const Backend backend = *backend_named(a.backend);  // check_args: a known one
     ProgressLine progress("run", "operator", std::cerr, ProgressLine::stderr_is_terminal());
     RunOptions run_options;
+    run_options.inferences = parse_int("--inferences", a.inferences, 1, kMaxInferences);
     run_options.check = a.check;
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };

@@ -16,11 +16,12 @@ namespace {
 // The PRM entries: the first carries input 1's offset as its bias and, in lanes 0-2,
 // the rescalings of input 1, input 2 and the sum (drain's add mode reads them there);
 // the second carries input 2's offset.
-constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1, kPrmEntries = 2;
+constexpr uint32_t kPrmFirst = 0, kPrmSecond = 1;
+static_assert(kPrmSecond < kAddParamEntries);
 
 uint64_t constant_bytes(const HwParams& hw) {
-    return align_dram_region(
-        uint64_t{hw.wgt_entry_bytes} + uint64_t{kPrmEntries} * hw.prm_entry_bytes, hw);
+    return align_dram_region(uint64_t{kAddWeightEntries} * hw.wgt_entry_bytes +
+                                 uint64_t{kAddParamEntries} * hw.prm_entry_bytes, hw);
 }
 
 // Two tiles in flight, each with both operands: 4T entries of INP and of ACC.
@@ -47,7 +48,7 @@ std::vector<uint8_t> add_constants(const AddParams& p, const HwParams& hw) {
     const uint32_t bo = hw.block_out;
     std::vector<uint8_t> c(constant_bytes(hw), 0);
     for (uint32_t o = 0; o < bo; ++o) c[o * hw.block_in + o] = 1;  // identity, [o][i]
-    const size_t prm = hw.wgt_entry_bytes;
+    const size_t prm = kAddWeightEntries * hw.wgt_entry_bytes;
     const size_t first = prm + kPrmFirst * hw.prm_entry_bytes;
     const size_t second = prm + kPrmSecond * hw.prm_entry_bytes;
     for (uint32_t o = 0; o < bo; ++o) {
@@ -106,11 +107,12 @@ AddProgram schedule_add(const AddParams& p, int64_t entries, const HwParams& hw,
     isa::Load weights;
     weights.buffer = isa::Buffer::Wgt;
     weights.dram_base = out.constants_base;
+    weights.x_size = kAddWeightEntries;
     insns.push_back(weights);
     isa::Load prm;
     prm.buffer = isa::Buffer::Prm;
-    prm.dram_base = out.constants_base + hw.wgt_entry_bytes;
-    prm.x_size = kPrmEntries;
+    prm.dram_base = out.constants_base + kAddWeightEntries * hw.wgt_entry_bytes;
+    prm.x_size = kAddParamEntries;
     insns.push_back(prm);
 
     const int64_t tiles = (entries + t - 1) / t;

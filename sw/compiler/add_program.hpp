@@ -16,6 +16,11 @@
 
 namespace accel {
 
+// The on-chip entries an ADD's program uses, from entry 0 of each buffer: its identity
+// weights in WGT, its two parameter entries in PRM.
+inline constexpr int64_t kAddWeightEntries = 1;
+inline constexpr int64_t kAddParamEntries = 2;
+
 // Where an ADD goes in the device's DRAM (byte addresses, each a whole beat): its
 // program at `base`, its constants (identity weights, then two PRM entries) behind it,
 // the activations where the network keeps them.

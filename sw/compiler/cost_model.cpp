@@ -590,9 +590,10 @@ int64_t drain_run_beats(const Machine& m, const isa::Drain& d) {
 
 // The drain reads one beat per cycle (per two in add mode, per beat_bytes in double-scale
 // mode: isa::drain_reads_per_beat) into the burst writer, which sends a burst (AW, then
-// W) only once it is closed: the first AW follows the first burst's last address, and
-// the addresses keep ahead of the data. The DRAIN
-// completes after the last B response, a DRAM latency after its last beat.
+// W) only once it is closed: the first AW follows the first burst's last address, a
+// beat's address comes kDrainAddressLead after its read, and a W beat goes once its
+// data is out of the pipeline too, `lead` after its read. The DRAIN completes after the
+// last B response, a DRAM latency after its last beat.
 int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     const int64_t n = m.beats(static_cast<int64_t>(isa::drain_bytes(d, m.hw)));
     const int64_t run = drain_run_beats(m, d);
@@ -603,20 +604,23 @@ int64_t drain_end(Machine& m, const isa::Drain& d, size_t i, int64_t start) {
     w.n = ceil_div(n, run) * bursts_of(run);
     w.burst_beats = double(n) / double(w.n);
     w.spacing = std::max<int64_t>(1, reads * n / w.n);
-    w.first_request = start + lead + reads * std::min(run, kMaxBurstBeats);
+    // The first W beat, a cycle after the AW, waits for the first beat's data as well.
+    w.first_request = start + std::max(kDrainAddressLead + reads * std::min(run, kMaxBurstBeats),
+                                       lead + reads - 2);
     m.out.bus_beats += n;
     const int64_t first = m.writes.first_beat(w);
     const int64_t alone = m.writes.alone_end(w);
     // The reads booked on the bus before alternate with these writes: those of the
     // latest LOAD hold them up by a cycle per beat of theirs the writes met, others by
-    // at most a cycle per write beat, and every read booked where the writes alternate
-    // takes a cycle of it.
+    // a cycle for each of their beats booked in the writes' own span (a read that comes
+    // once the writes are nearly done meets only the writes left: as many as its beats
+    // in that span).
     const int64_t waits = m.running[0].compete(first, n);
-    const int64_t bus_reads = m.bus.booked_in(first, first + 2 * n);
+    const int64_t bus_reads = std::min(n, m.bus.booked_in(first, first + n));
     const int64_t booked = m.writes.stream(m.bus, w, alone);
     const int64_t data_end =
-        std::max({alone, std::min(booked, first + n + (waits > 0 ? waits : n)),
-                  first + n + std::min(n, bus_reads), start + lead + reads * n});
+        std::max({alone, waits > 0 ? std::min(booked, first + n + waits) : alone,
+                  first + n + bus_reads, start + lead + reads * n});
     const int64_t end = data_end + m.latency() + kDrainTail;
     m.running[2].open(i, first, data_end, n, end);
     m.drain_reads = DrainReads{start + 1, reads * n, data_end - (start + 1 + reads * n)};

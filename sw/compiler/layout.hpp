@@ -79,13 +79,28 @@ struct DramLayout {
     uint64_t dram_bytes = 0;  // the end of the layer's own regions, rounded up
 };
 
+// The part of an on-chip buffer a layer's program uses: `entries` from entry `base`
+// (0: to the end of the buffer). A network gives each layer whose weights (in WGT) or
+// parameters (in PRM) stay on chip across inferences a region of its own, and the
+// others what is left (network/weight_residency.hpp). With `loaded`, they are already
+// there, put by an earlier program of the same layer: the program does not load them.
+// Only for a plan that loads each tile of them once (weights_loaded_once_entries,
+// params_loaded_once_entries).
+struct BufferWindow {
+    uint32_t base = 0;
+    uint32_t entries = 0;
+    bool loaded = false;
+};
+
 // Where a layer goes in the device's DRAM: its program at `base` and its constants
 // (weights, parameters, zx row) behind it; the input and output where the caller keeps
 // them (a network's arena), or, when not given, in the layer's own image: the input
-// between the program and the constants, the output last.
+// between the program and the constants, the output last. `weights` and `params` are
+// its parts of the weight buffer and of the parameter table.
 struct LayerPlacement {
     uint32_t base = 0;
     std::optional<uint32_t> input, output;
+    BufferWindow weights, params;
 };
 
 // The regions of the lowered layer tiled by `tile`, with a program of `instructions`,

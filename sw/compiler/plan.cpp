@@ -89,6 +89,18 @@ Conv2dPlan make_plan(const TilingExtents& e, const HwParams& hw, const TileSizes
     return plan;
 }
 
+int64_t weights_loaded_once_entries(const Conv2dPlan& plan, const Conv2dShape& lowered) {
+    if (plan.wgt.resident) return plan.wgt.entries * plan.wgt.buffers;
+    const TileSizes& t = plan.tile;
+    const bool one_tile = t.kb >= plan.kb && t.cb >= plan.cb && t.r >= lowered.r &&
+                          t.s >= lowered.s;
+    return one_tile ? plan.wgt.entries : 0;
+}
+
+int64_t params_loaded_once_entries(const Conv2dPlan& plan) {
+    return plan.prm.buffers == 1 ? plan.prm.entries : 0;
+}
+
 bool plan_fits(const Conv2dPlan& plan) {
     const TileSizes& t = plan.tile;
     const bool positive = t.oh >= 1 && t.ow >= 1 && t.kb >= 1 && t.cb >= 1 && t.r >= 1 &&

@@ -89,6 +89,15 @@ Conv2dPlan make_plan(const Conv2dLayer& layer, const HwParams& hw, const TileSiz
 Conv2dPlan make_plan(const TilingExtents& extents, const HwParams& hw, const TileSizes& tile,
                      LoopOrder order);
 
+// The WGT entries a plan's weights take when it loads each of its weight tiles once --
+// every tile resident, or one tile for the whole layer -- so that they can stay on
+// chip for the next run of the same program; 0 when it streams them. `lowered` is the
+// shape of the layer the plan tiles.
+int64_t weights_loaded_once_entries(const Conv2dPlan& plan, const Conv2dShape& lowered);
+// The PRM entries a plan's parameters take when every output-channel block's fit the
+// table, each loaded once; 0 when they go through the ring.
+int64_t params_loaded_once_entries(const Conv2dPlan& plan);
+
 // True when every buffer footprint fits and the tile respects the ISA's field limits.
 bool plan_fits(const Conv2dPlan& plan);
 

@@ -343,6 +343,11 @@ std::optional<Conv2dPlan> best_plan(const Conv2dLayer& original, const HwParams&
     return best;
 }
 
+// What a program reads: its LOADs' bytes and its instructions.
+int64_t dram_read_bytes(const Conv2dProgram& program) {
+    return program.load_bytes + static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
+}
+
 }  // namespace
 
 void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& plan,
@@ -351,10 +356,19 @@ void predict_plan(const LoweredLayer& lowered, const HwParams& hw, Conv2dPlan& p
     const CostPrediction cost = predict_cycles(program.insns, hw);
     plan.predicted_cycles = cost.cycles;
     plan.ideal_cycles = cost.gemm_steps;
-    plan.dram_read_bytes = program.load_bytes +
-                           static_cast<int64_t>(program.insns.size() * isa::kInsnBytes);
+    plan.dram_read_bytes = dram_read_bytes(program);
     plan.dram_write_bytes = program.drain_bytes;
     plan.instructions = static_cast<int64_t>(program.insns.size());
+}
+
+ProgramPrediction predict_later_run(const LoweredLayer& lowered, const HwParams& hw,
+                                     const Conv2dPlan& plan, bool weights_loaded,
+                                     bool params_loaded) {
+    const Conv2dProgram program =
+        schedule_unplaced(lowered, hw, plan, kMaxInstructions, BufferWindow{0, 0, weights_loaded},
+                          BufferWindow{0, 0, params_loaded});
+    const auto instructions = static_cast<int64_t>(program.insns.size());
+    return {instructions, predict_cycles(program.insns, hw).cycles, dram_read_bytes(program)};
 }
 
 void predict_plan(const Conv2dLayer& layer, const HwParams& hw, Conv2dPlan& plan,

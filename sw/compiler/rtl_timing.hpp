@@ -14,9 +14,11 @@ namespace accel::timing {
 constexpr int64_t kStartCycles = 1;      // CSR start to fetch's first request
 constexpr int64_t kDoneCycles = 3;       // last completion to the end of the run
 constexpr int64_t kGemmPipeline = 3;     // a GEMM's completion after its last issue
-constexpr int64_t kDrainLead = 10;       // DRAIN start to its first AW, besides the
-                                         // first burst's addresses, and to its data
-                                         // out of requant (two SRAM read stages)
+constexpr int64_t kDrainLead = 16;       // a DRAIN beat's read to its data out of
+                                         // requant (two SRAM read stages) and into
+                                         // the burst writer
+constexpr int64_t kDrainAddressLead = 2; // a DRAIN beat's read to its address in the
+                                         // burst writer, which closes a burst
 constexpr int64_t kDrainTail = 1;        // the last B response to the DRAIN's completion
 constexpr int64_t kAddPipeline = kAddOperandsLatency;  // add mode: the operands'
                                                      // rescaling before accel_requant

@@ -65,11 +65,12 @@ struct BufferTrack {
     std::vector<int64_t> last_use;     // by version: last step that read it
     std::optional<Key> newest;         // key of the newest version
     std::vector<bool> slot_loaded;     // resident: by slot; empty otherwise
-    uint32_t current = 0;              // base of the tile the next GEMM reads
+    uint32_t origin = 0;               // the region's first entry
+    uint32_t current = 0;              // base of the tile the next GEMM reads, from origin
 
     bool resident() const { return !slot_loaded.empty(); }
     int64_t version() const { return static_cast<int64_t>(last_use.size()) - 1; }
-    uint32_t base() const { return current; }
+    uint32_t base() const { return origin + current; }
     // True when `key` (in resident `slot`) is already in SRAM; makes it current.
     bool holds(const Key& key, int64_t slot) {
         if (!resident()) return newest == key;
@@ -91,7 +92,9 @@ struct BufferTrack {
         const int64_t previous = version() - halves;
         return previous >= 0 ? last_use[static_cast<size_t>(previous)] : -1;
     }
-    void init(const BufferUse& use, int64_t depth) {
+    // `depth` entries from `first`.
+    void init(const BufferUse& use, int64_t depth, uint32_t first = 0) {
+        origin = first;
         halves = use.resident ? 1 : use.buffers;
         half_entries = use.resident ? use.entries : depth / use.buffers;
         if (use.resident) slot_loaded.assign(static_cast<size_t>(use.buffers), false);
@@ -109,15 +112,21 @@ std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> acc_walk(
 class Emitter {
 public:
     Emitter(const LoweredLayer& lowered, const HwParams& hw, const Conv2dPlan& plan,
-            const DramLayout& dram, int64_t max_instructions)
+            const DramLayout& dram, const BufferWindow& weights, const BufferWindow& params,
+            int64_t max_instructions)
         : l_(lowered.layer),
           in_(lowered.input),
           hw_(hw),
           plan_(plan),
           dram_(dram),
+          weights_loaded_(weights.loaded),
+          params_loaded_(params.loaded),
+          prm_origin_(params.base),
           max_insns_(max_instructions) {
+        check_windows(weights, params);
         inp_.init(plan.inp, hw.inp_depth);
-        wgt_.init(plan.wgt, hw.wgt_depth);
+        wgt_.init(plan.wgt, weights.entries == 0 ? hw.wgt_depth - weights.base : weights.entries,
+                  weights.base);
         oh_n_ = l_.out_h();
         ow_n_ = l_.out_w();
     }
@@ -125,6 +134,7 @@ public:
     Conv2dProgram run();
 
 private:
+    void check_windows(const BufferWindow& weights, const BufferWindow& params) const;
     std::vector<Tile> tiles() const;
     std::vector<Chunk> chunks() const;
     void emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first, bool last);
@@ -146,6 +156,9 @@ private:
     const HwParams& hw_;
     const Conv2dPlan& plan_;
     const DramLayout& dram_;
+    const bool weights_loaded_;  // WGT holds them already: no weight LOADs (BufferWindow)
+    const bool params_loaded_;   // PRM likewise: no parameter LOADs
+    const uint32_t prm_origin_;  // the first PRM entry of the layer's window
     const int64_t max_insns_;
     int64_t oh_n_ = 0, ow_n_ = 0;
     int64_t chunks_ = 1;  // per tile; resident slots are by tile and chunk
@@ -159,6 +172,27 @@ private:
     int64_t last_token_gemm_ = -1;          // the GEMM that pushed the latest cp2ld token
     size_t tiles_total_ = 0;
 };
+
+// A window must hold what the plan puts in it: every copy of the largest tile when the
+// plan streams them, its distinct tiles when it loads each once (the only kind that may
+// find them loaded).
+void check_window(const char* what, const BufferWindow& w, int64_t once, int64_t streamed,
+                  int64_t depth) {
+    const int64_t need = once > 0 ? once : streamed;
+    const int64_t entries = w.entries == 0 ? depth - int64_t{w.base} : int64_t{w.entries};
+    if ((w.loaded && once == 0) || need > entries || w.base + entries > depth) {
+        throw std::logic_error(fmt::format(
+            "schedule_conv2d: a {} window of {} entries from {} for a plan that needs {}{}",
+            what, entries, w.base, need, w.loaded && once == 0 ? " and streams them" : ""));
+    }
+}
+
+void Emitter::check_windows(const BufferWindow& weights, const BufferWindow& params) const {
+    check_window("weight", weights, weights_loaded_once_entries(plan_, l_.shape),
+                 plan_.wgt.entries * plan_.wgt.buffers, hw_.wgt_depth);
+    check_window("parameter", params, params_loaded_once_entries(plan_),
+                 plan_.prm.entries * plan_.prm.buffers, hw_.prm_depth);
+}
 
 std::vector<Tile> Emitter::tiles() const {
     std::vector<Tile> out;
@@ -263,8 +297,9 @@ void Emitter::split_last_tile() {
 
 void Emitter::emit_step(const Tile& t, size_t tile_index, const Chunk& c, bool first,
                         bool last) {
-    if (step_ == 0 && first_step_sliced({t.oh.size, t.ow.size, t.kb.size, c.cb.size, c.r.size,
-                                         c.s.size}, l_.shape.s, hw_)) {
+    // Slicing hides the first weights' LOAD: nothing to hide when they are on chip.
+    const TileSizes step_tile{t.oh.size, t.ow.size, t.kb.size, c.cb.size, c.r.size, c.s.size};
+    if (step_ == 0 && !weights_loaded_ && first_step_sliced(step_tile, l_.shape.s, hw_)) {
         emit_first_step_sliced(t, tile_index, c, first, last);
         ++step_;
         return;
@@ -385,6 +420,7 @@ int64_t Emitter::load_weights(const Tile& t, const Chunk& c) {
     const int64_t slot = t.kb_index * chunks_ + c.index;
     if (wgt_.holds(key, slot)) return -1;
     const int64_t wait = wgt_.load(key, slot);
+    if (weights_loaded_) return -1;  // an earlier program left this tile where it goes
     const Conv2dShape& s = l_.shape;
     const int64_t e = hw_.wgt_entry_bytes;
     // DRAM [KB][R][S][CB]; SRAM [kb][r][s][cb]. With all S columns, (r, s) rows share one
@@ -445,10 +481,11 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
                                        int64_t{hw_.prm_entry_bytes});
         const int64_t last =
             tile_index == 0 ? end : std::min(plan_.kb, std::max(end, prm_loaded_ + group));
-        ld.sram_base = static_cast<uint32_t>(prm_loaded_);
+        ld.sram_base = prm_origin_ + static_cast<uint32_t>(prm_loaded_);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + prm_loaded_ * hw_.prm_entry_bytes);
         ld.x_size = static_cast<uint32_t>(last - prm_loaded_);
         prm_loaded_ = last;
+        if (params_loaded_) return -1;  // an earlier program left them in PRM
     } else {
         ld.sram_base = prm_slot(t, tile_index);
         ld.dram_base = static_cast<uint32_t>(dram_.params.base + t.kb.begin * hw_.prm_entry_bytes);
@@ -464,8 +501,9 @@ int64_t Emitter::load_params(const Tile& t, size_t tile_index) {
 // PRM entry of the tile's first output-channel block: its own block when all parameters
 // are loaded at once, else its slot in the ring.
 uint32_t Emitter::prm_slot(const Tile& t, size_t tile_index) const {
-    if (plan_.kb <= hw_.prm_depth) return static_cast<uint32_t>(t.kb.begin);
-    return static_cast<uint32_t>((tile_index % static_cast<size_t>(kPrmRing)) * plan_.tile.kb);
+    if (plan_.kb <= hw_.prm_depth) return prm_origin_ + static_cast<uint32_t>(t.kb.begin);
+    return prm_origin_ +
+           static_cast<uint32_t>((tile_index % static_cast<size_t>(kPrmRing)) * plan_.tile.kb);
 }
 
 uint32_t Emitter::acc_base(size_t tile_index) const {
@@ -539,11 +577,15 @@ Conv2dProgram schedule_conv2d(const LoweredLayer& lowered, const HwParams& hw,
         throw Error("schedule_conv2d: the plan was not predicted (predict_plan counts the "
                     "instructions that place the program)");
     }
+    // The constants lie behind the program that loads them: a program that finds them
+    // loaded is shorter and reads the same constants.
     const DramLayout layout =
         make_dram_layout(lowered, hw, plan.tile, plan.instructions, placement);
-    Conv2dProgram program = Emitter(lowered, hw, plan, layout,
-                                    std::numeric_limits<int64_t>::max()).run();
-    if (static_cast<int64_t>(program.insns.size()) != plan.instructions) {
+    Conv2dProgram program = Emitter(lowered, hw, plan, layout, placement.weights,
+                                    placement.params, std::numeric_limits<int64_t>::max()).run();
+    const auto length = static_cast<int64_t>(program.insns.size());
+    const bool shorter = placement.weights.loaded || placement.params.loaded;
+    if (shorter ? length > plan.instructions : length != plan.instructions) {
         throw std::logic_error(fmt::format("schedule_conv2d: {} instructions for a plan of {}",
                                            program.insns.size(), plan.instructions));
     }
@@ -558,9 +600,11 @@ Conv2dProgram schedule_conv2d(const Conv2dLayer& layer, const HwParams& hw,
 }
 
 Conv2dProgram schedule_unplaced(const LoweredLayer& lowered, const HwParams& hw,
-                                const Conv2dPlan& plan, int64_t max_instructions) {
+                                const Conv2dPlan& plan, int64_t max_instructions,
+                                const BufferWindow& weights, const BufferWindow& params) {
     const DramLayout layout = make_dram_layout(lowered, hw, plan.tile, 0);
-    Conv2dProgram program = Emitter(lowered, hw, plan, layout, max_instructions).run();
+    Conv2dProgram program =
+        Emitter(lowered, hw, plan, layout, weights, params, max_instructions).run();
     // What the program would need placed: the layout with it must fit too.
     make_dram_layout(lowered, hw, plan.tile, static_cast<int64_t>(program.insns.size()));
     program.lowered = lowered;

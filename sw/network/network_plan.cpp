@@ -10,6 +10,8 @@
 #include "compiler/packing.hpp"
 #include "compiler/planner.hpp"
 #include "compiler/scheduler.hpp"
+#include "network/block_chain.hpp"
+#include "network/weight_residency.hpp"
 #include "ops/fully_connected.hpp"
 #include "reference/constant_folding.hpp"
 #include "reference/model_check.hpp"
@@ -383,6 +385,8 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
     std::vector<Live> all;
     for (const auto& [t, l] : live) all.push_back(l);
     plan.arena_bytes = allocate(all, plan.arena);
+    keep_weights_resident(plan, hw);
+    predict_chains(plan, hw);
     return plan;
 }
 

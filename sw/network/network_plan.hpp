@@ -12,6 +12,7 @@
 #include "base/tensor.hpp"
 #include "compiler/add_program.hpp"
 #include "compiler/plan.hpp"
+#include "compiler/planner.hpp"
 #include "graph/model.hpp"
 #include "hw/hw_params.hpp"
 #include "ops/add.hpp"
@@ -26,6 +27,21 @@ enum class Placement {
 };
 const char* placement_name(Placement);
 
+// A region of an on-chip buffer: `entries` from entry `base`.
+struct BufferRegion {
+    uint32_t base = 0;
+    uint32_t entries = 0;
+};
+
+// What of a layer stays on chip from one inference to the next (weight_residency.hpp):
+// its weights in WGT, its parameters (bias, multipliers, shifts) in PRM, or both. The
+// first inference's program loads them into their regions, the later inferences'
+// program finds them there.
+struct Residency {
+    std::optional<BufferRegion> weights, params;
+    ProgramPrediction steady;  // the later inferences' program
+};
+
 // One conv2d layer of a device operator: a CONV_2D is one, a DEPTHWISE_CONV_2D one per
 // channel block (a block_in-channel conv with diagonal weights, reading and writing that
 // block's slab of the activations).
@@ -39,6 +55,7 @@ struct ConvLayer {
     // 0 for a CONV_2D, the channel block's slab for a depthwise block.
     int64_t input_slab = 0, output_slab = 0;
     Conv2dPlan plan;            // when placed on the device
+    std::optional<Residency> resident;  // when anything of it stays on chip
 };
 
 // A device ADD: two activations of the output's shape, element-wise over the entries of
@@ -50,6 +67,12 @@ struct AddOnDevice {
     AddPlan plan;  // its program's length and predicted cycles
 };
 
+// A device step whose conv2d layers run as one program (block_chain.hpp): its length
+// and predicted cycles in the first inference and in the later ones.
+struct ChainedPrograms {
+    ProgramPrediction first, steady;
+};
+
 struct Step {
     int op = 0;  // index into Model::operators
     Placement placement = Placement::Host;
@@ -57,6 +80,7 @@ struct Step {
     // channel blocks. Empty for every other operator.
     std::vector<ConvLayer> convs;
     std::optional<AddOnDevice> add;  // a device ADD
+    std::optional<ChainedPrograms> chain;  // a device step of several conv2d layers
 };
 
 struct ArenaSlot {
@@ -73,6 +97,10 @@ struct NetworkPlan {
     // by storage tensor, and the arena's peak size.
     std::map<int, ArenaSlot> arena;
     int64_t arena_bytes = 0;
+    // The entries [0, n) of WGT and of PRM that the programs loading their weights or
+    // parameters on every inference (the layers without a region there, ADDs) share;
+    // the resident layers' regions lie above.
+    int64_t shared_wgt_entries = 0, shared_prm_entries = 0;
 };
 
 // The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it

@@ -26,9 +26,13 @@ struct OperatorRun {
     std::vector<std::vector<int64_t>> input_shapes;
     std::vector<int64_t> output_shape;  // the first output's (SPLIT, SPLIT_V, UNPACK have more)
     int64_t macs = 0;
-    // Device operators only.
+    // Device operators only. The roofline counts the DRAM bytes this inference must move:
+    // after the first, not the weights that stayed in the weight buffer.
     int64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
     int64_t dram_read_bytes = 0, dram_write_bytes = 0;
+    // Every conv2d layer of it keeps its weights in WGT, its parameters in PRM, across
+    // inferences.
+    bool weights_resident = false, params_resident = false;
     double host_seconds = 0;  // host operators: the kernel's wall time
 };
 
@@ -39,6 +43,7 @@ struct Mismatch {
     int64_t element = 0;  // flat index
     int got = 0, want = 0;
     int64_t differing = 0;  // elements of that tensor that differ
+    int64_t inference = 0;  // from 0
 };
 
 // "operator OP (TYPE) wrote tensor 'NAME' with N elements unlike the golden reference;
@@ -46,8 +51,16 @@ struct Mismatch {
 std::string describe(const Mismatch& m, const graph::Model& model);
 
 struct NetworkRun {
-    std::vector<reference::Value> outputs;  // the model's outputs, in order
-    std::vector<OperatorRun> operators;
+    std::vector<reference::Value> outputs;  // the model's outputs, in order (the last inference's)
+    std::vector<OperatorRun> operators;  // the first inference
+    int64_t inferences = 1;
+    // The last inference, when there are several: the steady state, in which the
+    // programs find the resident weights in the weight buffer.
+    std::vector<OperatorRun> steady;
+    // The constant tensors that stay on chip across inferences (by name: weights, and
+    // biases with the parameters), and the bytes of WGT and PRM they take.
+    std::vector<std::string> resident_tensors;
+    int64_t resident_bytes = 0;
     int64_t arena_bytes = 0;     // peak activation arena
     int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
     int64_t tensors_checked = 0, elements_checked = 0;
@@ -58,15 +71,22 @@ struct NetworkRun {
     std::map<int, reference::Value> tensors;
 };
 
+// The most inferences one run takes: enough for any measurement, and a typo cannot run
+// for days.
+inline constexpr int64_t kMaxInferences = 1000000;
+
 struct RunOptions {
+    int64_t inferences = 1;  // [1, kMaxInferences], on one device, the same inputs each time
     bool check = false;
     bool keep_tensors = false;
     ProgressSink progress;  // called as each operator starts (run_progress.hpp)
 };
 
-// `make_device` null runs every operator on the host (the ref backend). With `check`,
-// every tensor a device operator writes is compared with the golden reference run
-// alongside; the run stops at the first mismatch. Throws accel::Error for inputs that
+// `make_device` null runs every operator on the host (the ref backend). The model runs
+// options.inferences times on one device, whose weight buffer keeps the resident
+// weights from one inference to the next (network/weight_residency.hpp). With `check`,
+// every tensor a device operator writes, in every inference, is compared with the
+// golden reference run alongside; the run stops at the first mismatch. Throws accel::Error for inputs that
 // do not fit the model, accel::DeviceError when the device fails.
 NetworkRun run_network(const graph::Model& model, const network::NetworkPlan& plan,
                        const HwParams& hw, const DeviceFactory* make_device,

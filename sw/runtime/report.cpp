@@ -110,13 +110,52 @@ void OperatorTotals::add(const OperatorRun& r) {
     host_seconds += r.host_seconds;
 }
 
+namespace {
+
+// A device operator's figures in one inference.
+nlohmann::json device_run_json(const OperatorRun& r) {
+    return {{"cycles", r.cycles},
+            {"predicted_cycles", r.predicted_cycles},
+            {"roofline_cycles", r.roofline_cycles},
+            {"efficiency", efficiency_json(r.roofline_cycles, r.cycles)},
+            {"dram_read_bytes", r.dram_read_bytes},
+            {"dram_write_bytes", r.dram_write_bytes}};
+}
+
+// The device operators' totals in one inference.
+nlohmann::json device_totals_json(const OperatorTotals& t) {
+    return {{"device_cycles", t.cycles},
+            {"device_predicted_cycles", t.predicted},
+            {"device_roofline_cycles", t.roofline},
+            {"device_efficiency", efficiency_json(t.roofline, t.cycles)},
+            {"dram_read_bytes", t.read},
+            {"dram_write_bytes", t.write}};
+}
+
+// The steady state's totals: the device operators of the last inference.
+nlohmann::json steady_json(const NetworkRun& run) {
+    if (run.steady.empty()) return nullptr;
+    return device_totals_json(device_totals(run.steady));
+}
+
+}  // namespace
+
+OperatorTotals device_totals(const std::vector<OperatorRun>& ops) {
+    OperatorTotals t;
+    for (const OperatorRun& r : ops) {
+        if (r.placement == network::Placement::Device) t.add(r);
+    }
+    return t;
+}
+
 // Unordered, as it always was: its keys are written sorted.
 nlohmann::json network_report(const std::string& model, Backend backend, const HwParams& hw,
                               const NetworkRun& run, bool checked, double wall_seconds) {
     using json = nlohmann::json;
     json ops = json::array();
     OperatorTotals device, all;
-    for (const OperatorRun& r : run.operators) {
+    for (size_t i = 0; i < run.operators.size(); ++i) {
+        const OperatorRun& r = run.operators[i];
         json o = {{"index", r.index},
                   {"type", r.type},
                   {"where", network::placement_name(r.placement)},
@@ -125,12 +164,10 @@ nlohmann::json network_report(const std::string& model, Backend backend, const H
                   {"macs", r.macs},
                   {"host_seconds", r.host_seconds}};
         if (r.placement == network::Placement::Device) {
-            o["cycles"] = r.cycles;
-            o["predicted_cycles"] = r.predicted_cycles;
-            o["roofline_cycles"] = r.roofline_cycles;
-            o["efficiency"] = efficiency_json(r.roofline_cycles, r.cycles);
-            o["dram_read_bytes"] = r.dram_read_bytes;
-            o["dram_write_bytes"] = r.dram_write_bytes;
+            o.update(device_run_json(r));
+            o["weights_resident"] = r.weights_resident;
+            o["params_resident"] = r.params_resident;
+            if (i < run.steady.size()) o["steady"] = device_run_json(run.steady[i]);
             device.add(r);
         }
         all.add(r);
@@ -141,19 +178,17 @@ nlohmann::json network_report(const std::string& model, Backend backend, const H
               {"backend", backend_name(backend)},
               {"hw", hw.config.name},
               {"operators", ops},
-              {"totals",
-               {{"operators", all.ops},
-                {"macs", all.macs},
-                {"device_cycles", device.cycles},
-                {"device_predicted_cycles", device.predicted},
-                {"device_roofline_cycles", device.roofline},
-                {"device_efficiency", efficiency_json(device.roofline, device.cycles)},
-                {"dram_read_bytes", device.read},
-                {"dram_write_bytes", device.write},
-                {"host_seconds", all.host_seconds},
-                {"device_seconds", run.device_seconds},
-                {"wall_seconds", wall_seconds}}},
-              {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}}};
+              {"totals", device_totals_json(device)},
+              {"arena", {{"peak_bytes", run.arena_bytes}, {"constant_bytes", run.constant_bytes}}},
+              {"inferences", run.inferences},
+              {"steady_state", steady_json(run)},
+              {"resident_constants",
+               {{"tensors", run.resident_tensors}, {"bytes", run.resident_bytes}}}};
+    j["totals"].update({{"operators", all.ops},
+                        {"macs", all.macs},
+                        {"host_seconds", all.host_seconds},
+                        {"device_seconds", run.device_seconds},
+                        {"wall_seconds", wall_seconds}});
     if (checked) {
         j["check"] = {{"tensors_compared", run.tensors_checked},
                       {"elements_compared", run.elements_checked},

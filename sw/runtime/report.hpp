@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,8 @@ struct OperatorTotals {
     double host_seconds = 0;
     void add(const OperatorRun& r);
 };
+// The totals of the device operators among `ops` (an inference's records).
+OperatorTotals device_totals(const std::vector<OperatorRun>& ops);
 
 // The report of a model's run (docs/cli.md, "accel run", --report): per operator,
 // totals, arena and, when `checked`, the check. `model` names the model file.

@@ -53,6 +53,17 @@ TEST(CliRun, RefusesBadInvocationsWithOneLine) {
     EXPECT_FALSE(std::filesystem::exists(dir.file("y.npy")));
 }
 
+// Before the model is read: the model here is garbage.
+TEST(CliRun, InferencesMustBeAPositiveCount) {
+    TempDir dir("run");
+    write_bytes(dir.file("garbage.tflite"), std::string(64, 'x'));
+    for (const char* bad : {"0", "-1", "two", "1.5", "1000001"}) {
+        expect_one_error_line(
+            run_accel({"run", dir.file("garbage.tflite"), "--backend", "fsim", "--inferences", bad}),
+            "--inferences");
+    }
+}
+
 // As conv2d's (test_cli_faults.cpp), and before the model is read: the model here is garbage.
 TEST(CliRun, MalformedFaultSpecsAndOtherBackendsAreExitTwo) {
     TempDir dir("run");

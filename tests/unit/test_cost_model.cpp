@@ -15,6 +15,7 @@
 namespace accel {
 namespace {
 
+using timing::kDrainAddressLead;
 using timing::kDrainLead;
 using timing::kDrainTail;
 using timing::kGemmPipeline;
@@ -127,15 +128,19 @@ TEST(CostModel, AGemmWaitsForItsLoadsToken) {
     EXPECT_EQ(r.p.cycles, kFirstData + 3 + 24 + kGemmPipeline + kDone);
 }
 
-// A DRAIN of one 16-byte entry (2 beats, one burst): the burst is closed once the drain
-// has its 2 beat addresses, kDrainLead + 2 cycles after the start, and its AW goes out;
-// its W beats follow a cycle later, [AW + 1, AW + 3); the B response comes a latency (64)
-// after that and the DRAIN completes kDrainTail later.
+// A DRAIN of one 16-byte entry (2 beats, one burst), read one beat a cycle from the
+// start: the burst is closed once the drain has its 2 beat addresses, kDrainAddressLead
+// + 2 cycles after the start, but its first W beat, a cycle after the AW, also waits
+// for the first beat's data, read in the start's cycle and out kDrainLead later. The W
+// beats take [kDrainLead, kDrainLead + 2) from the start; the B response comes a
+// latency (64) after the last one and the DRAIN completes kDrainTail later: 83 cycles,
+// as the RTL's one-entry DRAIN of a 16-to-16-channel 1x1 layer (accel exec, Verilator).
 TEST(CostModel, ADrainEndsAtItsLastBResponse) {
     const isa::Drain d{.dram_base = 8192, .dram_kb = 16, .dram_y = 16, .dram_x = 16,
                        .dram_b = 16};
     const Modelled r = predict({d});
-    constexpr int64_t kEnd = kFirstStart + kDrainLead + 2 + 3 + 64 + kDrainTail;
+    static_assert(kDrainAddressLead + 2 < kDrainLead, "the data comes after the addresses");
+    constexpr int64_t kEnd = kFirstStart + kDrainLead + 2 + 64 + kDrainTail;
     EXPECT_EQ(r.t[0].start, kFirstStart);
     EXPECT_EQ(r.t[0].end, kEnd);
     EXPECT_EQ(r.p.drain_busy, kEnd - kFirstStart);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "compiler/add_program.hpp"
 #include "graph_builder.hpp"
 #include "devices/fsim.hpp"
 #include "graph/model.hpp"
@@ -95,13 +96,15 @@ std::vector<reference::Value> random_input(std::vector<int64_t> shape, unsigned 
 
 // The model on fsim with every device tensor checked against the golden reference.
 NetworkRun run_on_fsim(const Model& m, const HwParams& hw,
-                       const std::vector<reference::Value>& inputs, bool keep_tensors = false) {
+                       const std::vector<reference::Value>& inputs, bool keep_tensors = false,
+                       int64_t inferences = 1) {
     const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
         return std::make_unique<FunctionalSim>(p, bytes);
     };
     RunOptions options;
     options.check = true;
     options.keep_tensors = keep_tensors;
+    options.inferences = inferences;
     return run_network(m, network::plan_network(m, hw, true), hw, &fsim, inputs, options);
 }
 
@@ -251,6 +254,13 @@ TEST(NetworkPlan, DepthwiseRunsOnTheDeviceOneChannelBlockAtATime) {
     ASSERT_EQ(plan.steps[1].placement, Placement::Device);
     const std::vector<network::ConvLayer>& blocks = plan.steps[1].convs;
     ASSERT_EQ(blocks.size(), 2u);  // ceil(20 / 16)
+    // One program for both blocks: the second one's loads run under the first's drain.
+    ASSERT_TRUE(plan.steps[1].chain.has_value());
+    EXPECT_LT(plan.steps[1].chain->first.predicted_cycles,
+              blocks[0].plan.predicted_cycles + blocks[1].plan.predicted_cycles);
+    EXPECT_EQ(plan.steps[1].chain->first.instructions,
+              blocks[0].plan.instructions + blocks[1].plan.instructions - 1);
+    EXPECT_FALSE(plan.steps[3].chain.has_value());  // the 1x1 conv: one layer
     EXPECT_EQ(blocks[1].input, 0);
     EXPECT_EQ(blocks[1].layer.shape.c, 16);
     EXPECT_EQ(blocks[1].input_slab, 9 * 9 * 16);   // the second block's slab of x
@@ -405,6 +415,127 @@ TEST(NetworkPlan, ConfigsWithUnequalBlocksAreRefusedForDevices) {
     c.block_out = 8;
     EXPECT_THROW(network::plan_network(small_network(), derive_params(c), true), Error);
 }
+
+}  // namespace
+}  // namespace accel
+
+namespace accel {
+namespace {
+
+// In each of WGT and PRM, every resident layer's region lies above the shared window
+// and apart from the others'.
+void expect_disjoint_regions(const network::NetworkPlan& plan, const HwParams& hw) {
+    using Region = std::optional<network::BufferRegion> network::Residency::*;
+    const std::tuple<Region, int64_t, int64_t> buffers[] = {
+        {&network::Residency::weights, plan.shared_wgt_entries, hw.wgt_depth},
+        {&network::Residency::params, plan.shared_prm_entries, hw.prm_depth}};
+    for (const auto& [what, shared, depth] : buffers) {
+        std::vector<std::pair<int64_t, int64_t>> regions;  // [base, end)
+        for (const network::Step& s : plan.steps) {
+            for (const network::ConvLayer& c : s.convs) {
+                if (!c.resident) continue;
+                EXPECT_LT(c.resident->steady.instructions, c.plan.instructions);
+                const std::optional<network::BufferRegion>& r = (*c.resident).*what;
+                if (!r) continue;
+                EXPECT_GE(r->base, shared);
+                EXPECT_LE(r->base + r->entries, depth);
+                regions.emplace_back(r->base, r->base + r->entries);
+            }
+        }
+        std::sort(regions.begin(), regions.end());
+        for (size_t i = 1; i < regions.size(); ++i) EXPECT_LE(regions[i - 1].second, regions[i].first);
+    }
+}
+
+TEST(WeightResidency, SmallWeightsEachGetARegionAboveTheSharedWindow) {
+    const Model m = small_network();
+    const HwParams hw = default_hw();
+    const network::NetworkPlan plan = network::plan_network(m, hw, true);
+    int weights = 0, params = 0;
+    for (const network::Step& s : plan.steps) {
+        for (const network::ConvLayer& c : s.convs) {
+            weights += c.resident && c.resident->weights;
+            params += c.resident && c.resident->params;
+        }
+    }
+    EXPECT_EQ(weights, 3);  // the two convolutions and the FULLY_CONNECTED
+    EXPECT_EQ(params, 3);
+    EXPECT_GE(plan.shared_wgt_entries, kAddWeightEntries);  // the ADD's identity weights
+    EXPECT_GE(plan.shared_prm_entries, kAddParamEntries);
+    expect_disjoint_regions(plan, hw);
+}
+
+// One 3x3 conv of 64 to 260 channels: 146 KiB of weights against tiny's 4 KiB buffer,
+// 65 output-channel blocks of parameters against its 64-entry table.
+Model large_weights_network() {
+    ModelBuilder b;
+    const int x = b.activation({1, 6, 6, 64}, 0.05f, 1);
+    const int y = b.activation({1, 4, 4, 260}, 0.2f, -3);
+    b.op(OpKind::Conv2d, {x, b.weights({260, 3, 3, 64}, 260), b.bias(260)}, y);
+    Model m = b.model();
+    m.inputs = {x};
+    m.outputs = {y};
+    return m;
+}
+
+TEST(WeightResidency, ConstantsLargerThanTheBuffersStream) {
+    const Model m = large_weights_network();
+    const HwParams& hw = test::shipped_hw("tiny");
+    const network::NetworkPlan plan = network::plan_network(m, hw, true);
+    EXPECT_FALSE(plan.steps[0].convs[0].resident.has_value());
+    EXPECT_EQ(plan.shared_wgt_entries, hw.wgt_depth);
+    EXPECT_EQ(plan.shared_prm_entries, hw.prm_depth);
+    // Every inference loads them again, and costs the same.
+    const NetworkRun dev = run_on_fsim(m, hw, random_input({1, 6, 6, 64}, 17), false, 2);
+    EXPECT_FALSE(dev.mismatch.has_value());
+    ASSERT_EQ(dev.steady.size(), 1u);
+    EXPECT_TRUE(dev.resident_tensors.empty());
+    EXPECT_FALSE(dev.steady[0].weights_resident || dev.steady[0].params_resident);
+    EXPECT_EQ(dev.steady[0].predicted_cycles, dev.operators[0].predicted_cycles);
+    EXPECT_EQ(dev.steady[0].dram_read_bytes, dev.operators[0].dram_read_bytes);
+    EXPECT_EQ(dev.steady[0].roofline_cycles, dev.operators[0].roofline_cycles);
+}
+
+// Depthwise blocks, a conv and an ADD between them: the programs that skip their weight
+// LOADs read what the first inference left in WGT, next to programs that load theirs
+// into the shared window every time; fsim's output is bit-exact in every inference.
+class ResidentWeightsOnDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ResidentWeightsOnDevice, LaterInferencesFindTheWeightsOnChip) {
+    const HwParams& hw = test::shipped_hw(GetParam());
+    for (const Model& m : {depthwise_network(), residual_network(1)}) {
+        const std::vector<int64_t> shape = m.tensor(m.inputs[0]).shape;
+        const network::NetworkPlan plan = network::plan_network(m, hw, true);
+        expect_disjoint_regions(plan, hw);
+        const auto ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr,
+                                     random_input(shape, 19));
+        const NetworkRun dev = run_on_fsim(m, hw, random_input(shape, 19), false, 3);
+        EXPECT_FALSE(dev.mismatch.has_value());
+        EXPECT_EQ(dev.inferences, 3);
+        const auto device_steps = std::count_if(plan.steps.begin(), plan.steps.end(),
+                                                [](const network::Step& s) {
+                                                    return s.placement == Placement::Device;
+                                                });
+        EXPECT_EQ(dev.tensors_checked, 3 * device_steps);  // each inference's, all checked
+        ASSERT_EQ(dev.outputs.size(), 1u);
+        EXPECT_EQ(dev.outputs[0].i8, ref.outputs[0].i8);
+        ASSERT_EQ(dev.steady.size(), dev.operators.size());
+        EXPECT_FALSE(dev.resident_tensors.empty());
+        for (size_t i = 0; i < dev.operators.size(); ++i) {
+            const OperatorRun& first = dev.operators[i];
+            const OperatorRun& later = dev.steady[i];
+            EXPECT_EQ(later.weights_resident, first.weights_resident);
+            EXPECT_EQ(later.params_resident, first.params_resident);
+            if (!first.weights_resident && !first.params_resident) continue;
+            EXPECT_LT(later.dram_read_bytes, first.dram_read_bytes) << "operator " << i;
+            EXPECT_LT(later.predicted_cycles, first.predicted_cycles) << "operator " << i;
+            // Fewer compulsory bytes; the same when the MACs bound it.
+            EXPECT_LE(later.roofline_cycles, first.roofline_cycles) << "operator " << i;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ResidentWeightsOnDevice, ::testing::Values("default", "tiny"));
 
 }  // namespace
 }  // namespace accel

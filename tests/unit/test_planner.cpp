@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,44 +104,135 @@ int64_t load_entries(const isa::Load& ld) {
            static_cast<int64_t>(isa::load_row_entries(ld));
 }
 
+// Calls check(layer, plan, "case I plan J") on about `per_layer` plans of each of
+// `layers` random layers (at most `max_hw` rows and columns, `max_c` input and `max_k`
+// output channels) of the default config, until it returns false.
+template <typename Check>
+void for_sampled_plans(unsigned seed, int layers, int64_t max_hw, int64_t max_c,
+                       int64_t max_k, size_t per_layer, Check check) {
+    std::mt19937 rng(seed);
+    const HwParams hw = default_hw_params();
+    for (int i = 0; i < layers; ++i) {
+        testing::LayerLimits lim;
+        lim.max_hw = max_hw;
+        lim.max_c = max_c;
+        lim.max_k = max_k;
+        const testing::LayerCase c = testing::random_layer(rng, lim);
+        const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
+        for (size_t j = 0; j < space.size(); j += 1 + space.size() / per_layer) {
+            const std::string what = "case " + std::to_string(i) + " plan " + std::to_string(j);
+            if (!check(c.layer, space[j], what)) return;
+        }
+    }
+}
+
 TEST(Planner, ResidentTilesAndAllFittingParametersAreLoadedOnce) {
     // A resident buffer holds every distinct tile in its own slot, and parameters that
     // all fit are loaded block by block: no SRAM entry of either is ever written twice.
-    std::mt19937 rng(7);
     const HwParams hw = default_hw_params();
     int resident_plans = 0;
-    for (int i = 0; i < 150; ++i) {
-        testing::LayerLimits lim;
-        lim.max_hw = 20;
-        lim.max_c = 64;
-        lim.max_k = 64;
-        const testing::LayerCase c = testing::random_layer(rng, lim);
-        const std::vector<Conv2dPlan> space = tile_space(c.layer, hw);
-        for (size_t j = 0; j < space.size(); j += 1 + space.size() / 6) {
-            const Conv2dPlan& plan = space[j];
-            const Conv2dProgram prog = schedule_unplaced(lower(c.layer, plan.lowering), hw, plan);
-            std::vector<int> inp(static_cast<size_t>(hw.inp_depth)), wgt(static_cast<size_t>(hw.wgt_depth)),
-                prm(static_cast<size_t>(hw.prm_depth));
-            for (const isa::Insn& insn : prog.insns) {
-                const auto* ld = std::get_if<isa::Load>(&insn);
-                if (ld == nullptr) continue;
-                std::vector<int>& seen = ld->buffer == isa::Buffer::Inp   ? inp
-                                         : ld->buffer == isa::Buffer::Wgt ? wgt
-                                                                          : prm;
-                for (int64_t e = 0; e < load_entries(*ld); ++e) ++seen.at(ld->sram_base + e);
+    for_sampled_plans(7, 150, 20, 64, 64, 6, [&](const Conv2dLayer& layer, const Conv2dPlan& plan,
+                                                 const std::string& what) {
+        const Conv2dProgram prog = schedule_unplaced(lower(layer, plan.lowering), hw, plan);
+        std::vector<int> inp(static_cast<size_t>(hw.inp_depth)), wgt(static_cast<size_t>(hw.wgt_depth)),
+            prm(static_cast<size_t>(hw.prm_depth));
+        for (const isa::Insn& insn : prog.insns) {
+            const auto* ld = std::get_if<isa::Load>(&insn);
+            if (ld == nullptr) continue;
+            std::vector<int>& seen = ld->buffer == isa::Buffer::Inp   ? inp
+                                     : ld->buffer == isa::Buffer::Wgt ? wgt
+                                                                      : prm;
+            for (int64_t e = 0; e < load_entries(*ld); ++e) ++seen.at(ld->sram_base + e);
+        }
+        auto once = [](const std::vector<int>& seen) {
+            return std::all_of(seen.begin(), seen.end(), [](int n) { return n <= 1; });
+        };
+        if (plan.inp.resident) EXPECT_TRUE(once(inp)) << what;
+        if (plan.wgt.resident) EXPECT_TRUE(once(wgt)) << what;
+        if (plan.kb <= hw.prm_depth) EXPECT_TRUE(once(prm)) << what;
+        resident_plans += plan.inp.resident || plan.wgt.resident;
+        check_program(prog.lowered.layer, hw, plan, prog);
+        return !HasFailure();
+    });
+    EXPECT_GT(resident_plans, 100);  // the property was exercised
+}
+
+// The WGT and PRM entries a program's LOADs write and its GEMMs and DRAINs read.
+struct BufferAccess {
+    std::set<int64_t> wgt_written, prm_written, wgt_read, prm_read;
+};
+BufferAccess buffer_access(const Conv2dProgram& prog) {
+    BufferAccess a;
+    for (const isa::Insn& insn : prog.insns) {
+        if (const auto* ld = std::get_if<isa::Load>(&insn)) {
+            if (ld->buffer == isa::Buffer::Inp) continue;
+            auto& written = ld->buffer == isa::Buffer::Wgt ? a.wgt_written : a.prm_written;
+            for (int64_t e = 0; e < load_entries(*ld); ++e) written.insert(ld->sram_base + e);
+        } else if (const auto* g = std::get_if<isa::Gemm>(&insn)) {
+            for (uint32_t kb = 0; kb < g->n_kb; ++kb) {
+                a.prm_read.insert(g->prm_base + kb);
+                for (uint32_t r = 0; r < g->n_r; ++r)
+                    for (uint32_t s = 0; s < g->n_s; ++s)
+                        for (uint32_t cb = 0; cb < g->n_cb; ++cb)
+                            a.wgt_read.insert(g->wgt_base + kb * g->wgt_kb + r * g->wgt_r +
+                                              s * g->wgt_s + cb * g->wgt_cb);
             }
-            auto once = [](const std::vector<int>& seen) {
-                return std::all_of(seen.begin(), seen.end(), [](int n) { return n <= 1; });
-            };
-            if (plan.inp.resident) EXPECT_TRUE(once(inp)) << "case " << i << " plan " << j;
-            if (plan.wgt.resident) EXPECT_TRUE(once(wgt)) << "case " << i << " plan " << j;
-            if (plan.kb <= hw.prm_depth) EXPECT_TRUE(once(prm)) << "case " << i << " plan " << j;
-            resident_plans += plan.inp.resident || plan.wgt.resident;
-            check_program(prog.lowered.layer, hw, plan, prog);
-            if (HasFailure()) return;
+        } else if (const auto* d = std::get_if<isa::Drain>(&insn)) {
+            for (uint32_t kb = 0; kb < d->n_kb; ++kb) a.prm_read.insert(d->prm_base + kb);
         }
     }
-    EXPECT_GT(resident_plans, 100);  // the property was exercised
+    return a;
+}
+
+bool within(const std::set<int64_t>& entries, const BufferWindow& w) {
+    return entries.empty() || (*entries.begin() >= w.base && *entries.rbegin() < w.base + w.entries);
+}
+
+bool includes(const std::set<int64_t>& all, const std::set<int64_t>& some) {
+    return std::includes(all.begin(), all.end(), some.begin(), some.end());
+}
+
+TEST(Planner, ProgramsStayInTheirWindowsAndLaterRunsReadWhatTheFirstLoaded) {
+    // A network's layer whose weights or parameters stay on chip gets a region at the
+    // top of WGT and PRM (network/weight_residency.hpp): every access of its program
+    // lies inside it, and the program of a later run, without those LOADs, reads only
+    // entries the first program wrote.
+    const HwParams hw = default_hw_params();
+    int kept_weights = 0, kept_params = 0;
+    for_sampled_plans(11, 100, 16, 48, 80, 4, [&](const Conv2dLayer& layer, const Conv2dPlan& plan,
+                                                  const std::string& what) {
+        const LoweredLayer lowered = lower(layer, plan.lowering);
+        const int64_t w = weights_loaded_once_entries(plan, lowered.layer.shape);
+        const int64_t p = params_loaded_once_entries(plan);
+        if (w == 0 && p == 0) return true;
+        const auto top = [](int64_t entries, int64_t depth) {
+            return BufferWindow{static_cast<uint32_t>(depth - entries),
+                                static_cast<uint32_t>(entries), false};
+        };
+        BufferWindow wgt = w > 0 ? top(w, hw.wgt_depth) : BufferWindow{};
+        BufferWindow prm = p > 0 ? top(p, hw.prm_depth) : BufferWindow{};
+        const BufferAccess first =
+            buffer_access(schedule_unplaced(lowered, hw, plan, INT64_MAX, wgt, prm));
+        wgt.loaded = w > 0;
+        prm.loaded = p > 0;
+        const BufferAccess later =
+            buffer_access(schedule_unplaced(lowered, hw, plan, INT64_MAX, wgt, prm));
+        if (w > 0) {
+            EXPECT_TRUE(within(first.wgt_written, wgt) && within(first.wgt_read, wgt)) << what;
+            EXPECT_TRUE(later.wgt_written.empty()) << what;
+            EXPECT_TRUE(includes(first.wgt_written, later.wgt_read)) << what;
+            ++kept_weights;
+        }
+        if (p > 0) {
+            EXPECT_TRUE(within(first.prm_written, prm) && within(first.prm_read, prm)) << what;
+            EXPECT_TRUE(later.prm_written.empty()) << what;
+            EXPECT_TRUE(includes(first.prm_written, later.prm_read)) << what;
+            ++kept_params;
+        }
+        return !HasFailure();
+    });
+    EXPECT_GT(kept_weights, 100);  // the property was exercised
+    EXPECT_GT(kept_params, 100);
 }
 
 TEST(Planner, TheSeedQuestionFitsA2MbitAccumulator) {
