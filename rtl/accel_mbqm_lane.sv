@@ -10,12 +10,13 @@
 // registers change only when the data entering it is valid), and x_o is the last stage.
 // One step of arithmetic a stage, so that no path runs from a multiplier through a sum:
 //   0 operands (the accumulator left-shifted on its way in)
-//   1 the 32x32 product as four 16x16 partial products (four 18x18 DSPs, their own
-//     input and output registers)
-//   2 the two middle partial products summed
-//   3 the product's low 33 and high 34 bits, two independent sums
-//   4 the product's bits [62:30]
-//   5 SRDHM rounding
+//   1 the operands' halves in the multipliers' input registers
+//   2 the 32x32 product as four 16x16 partial products (four 18x18 DSPs: stages 1 and 2
+//     are each DSP's own input and output registers, so that neither the shifter nor a
+//     sum reaches into or out of a DSP)
+//   3 the two middle partial products summed
+//   4 the product's low 33 and high 34 bits, two independent sums
+//   5 SRDHM: the product's bits [62:30], rounded, in one sum
 //   6 RDBPOT's shift, remainder and threshold
 //   7 RDBPOT's rounding
 `default_nettype none
@@ -44,7 +45,8 @@ module accel_mbqm_lane #(
     // The product of a = ah * 2^16 + al and m = mh * 2^16 + ml (ah, mh signed, al, ml
     // unsigned, 16 bits each) is hh * 2^32 + (hl + lh) * 2^16 + ll, and with
     // mid = hl + lh: p = (hh + (mid >>> 16)) * 2^32 + (ll + mid[15:0] * 2^16), the
-    // second term in [0, 2^33). So p >>> 30 = hi * 4 + lo[32:30].
+    // second term in [0, 2^33). So p >>> 30 = hi * 4 + lo[32:30], and SRDHM =
+    // (p >>> 31) + p[30] = floor(((p >>> 30) + 1) / 2) = hi * 2 + floor((lo[32:30] + 1) / 2).
 
     // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
     // threshold = (mask >> 1) + (x < 0), result (x >>> e) + (remainder > threshold).
@@ -52,18 +54,17 @@ module accel_mbqm_lane #(
     localparam int LW = ((PRE_W > EW) ? PRE_W : EW) + 1;  // bits of the left shift
     logic               left;              // the lane's shift: direction and amount
     logic      [EW-1:0] amount;
-    logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l (and in the DSPs)
+    logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l
     (* mem2reg *) logic [EW-1:0] e_q [6];  // right-shift amount r, stages 0-5
     logic         [3:0] sat_q;             // INT32_MIN * INT32_MIN, stages 1-4 ([s-1])
-    logic signed [31:0] hh1_q;             // stage 1: partial products
-    logic signed [32:0] hl1_q, lh1_q;
-    logic        [31:0] ll1_q;
-    logic signed [33:0] mid2_q;            // stage 2: hl + lh
-    logic signed [31:0] hh2_q;
+    logic signed [31:0] hh2_q;             // stage 2: partial products (stage 1: in the
+    logic signed [32:0] hl2_q, lh2_q;      //          multipliers)
     logic        [31:0] ll2_q;
-    logic signed [33:0] hi3_q;             // stage 3: the product's high and low parts
-    logic         [2:0] lo3_q;             //          (of the low part, bits [32:30])
-    logic        [32:0] p4_q;              // stage 4: product bits [62:30]
+    logic signed [33:0] mid3_q;            // stage 3: hl + lh
+    logic signed [31:0] hh3_q;
+    logic        [31:0] ll3_q;
+    logic signed [33:0] hi4_q;             // stage 4: the product's high and low parts
+    logic         [2:0] lo4_q;             //          (of the low part, bits [32:30])
     logic signed [31:0] x5_q;              // stage 5: SRDHM
     logic signed [31:0] sh6_q;             // stage 6: x >>> e, remainder, threshold
     logic        [31:0] rem6_q, thr6_q;
@@ -78,47 +79,50 @@ module accel_mbqm_lane #(
         low_top = 3'((33'(ll) + {1'b0, mid_lo, 16'd0}) >> 30);
     endfunction
 
+    // floor((lo + 1) / 2) = floor(lo / 2) + lo[0] of the low part's bits [32:30]: 0 .. 4.
+    function automatic logic [2:0] half_up(input logic [2:0] lo);
+        half_up = {1'b0, lo[2:1]} + {2'b0, lo[0]};
+    endfunction
+
     logic [31:0] mask5;  // 2^e - 1 for the value leaving stage 5
     assign mask5 = (32'd1 << e_q[5]) - 32'd1;
 
-    // Stages 0 and 1 of the four partial products: each multiplier's registers hold its
+    // Stages 1 and 2 of the four partial products: each multiplier's registers hold its
     // halves of a0 and m0, and its product (one DSP each on the ECP5, accel_prim_mul_reg).
-    logic signed [31:0] a0;
-    logic        [31:0] hl1, lh1;
-    assign a0 = acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
+    logic [31:0] hl2, lh2;
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b1)) u_hh (
-        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[31:16]), .b_i(quant_i[31:16]), .out_ce_i(ld_i[1]),
-        .p_o(hh1_q));
+        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[31:16]), .b_i(m0_q[31:16]), .out_ce_i(ld_i[2]),
+        .p_o(hh2_q));
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b0)) u_hl (
-        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[31:16]), .b_i(quant_i[15:0]), .out_ce_i(ld_i[1]),
-        .p_o(hl1));
+        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[31:16]), .b_i(m0_q[15:0]), .out_ce_i(ld_i[2]),
+        .p_o(hl2));
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b1)) u_lh (
-        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[15:0]), .b_i(quant_i[31:16]), .out_ce_i(ld_i[1]),
-        .p_o(lh1));
+        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[15:0]), .b_i(m0_q[31:16]), .out_ce_i(ld_i[2]),
+        .p_o(lh2));
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b0)) u_ll (
-        .clk_i, .in_ce_i(ld_i[0]), .a_i(a0[15:0]), .b_i(quant_i[15:0]), .out_ce_i(ld_i[1]),
-        .p_o(ll1_q));
-    assign hl1_q = 33'(signed'(hl1));  // a signed by an unsigned 16 bits fits in 32
-    assign lh1_q = 33'(signed'(lh1));
+        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[15:0]), .b_i(m0_q[15:0]), .out_ce_i(ld_i[2]),
+        .p_o(ll2_q));
+    assign hl2_q = 33'(signed'(hl2));  // a signed by an unsigned 16 bits fits in 32
+    assign lh2_q = 33'(signed'(lh2));
 
     always_ff @(posedge clk_i) begin
         if (ld_i[0]) begin
-            a0_q   <= a0;  // for the INT32_MIN * INT32_MIN check alone
+            a0_q   <= acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
             m0_q   <= quant_i[31:0];
             e_q[0] <= left ? EW'(0) : amount;
         end
         if (ld_i[1]) sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
-        if (ld_i[2]) begin
-            mid2_q <= 34'(hl1_q) + 34'(lh1_q);
-            hh2_q  <= hh1_q;
-            ll2_q  <= ll1_q;
-        end
         if (ld_i[3]) begin
-            hi3_q <= 34'(hh2_q) + (mid2_q >>> 16);
-            lo3_q <= low_top(ll2_q, mid2_q[15:0]);
+            mid3_q <= 34'(hl2_q) + 34'(lh2_q);
+            hh3_q  <= hh2_q;
+            ll3_q  <= ll2_q;
         end
-        if (ld_i[4]) p4_q <= 33'(hi3_q <<< 2) + 33'(lo3_q);
-        if (ld_i[5]) x5_q <= sat_q[3] ? 32'sh7fffffff : signed'(p4_q[32:1] + {31'd0, p4_q[0]});
+        if (ld_i[4]) begin
+            hi4_q <= 34'(hh3_q) + (mid3_q >>> 16);
+            lo4_q <= low_top(ll3_q, mid3_q[15:0]);
+        end
+        if (ld_i[5]) x5_q <= sat_q[3] ? 32'sh7fffffff
+                                      : 32'(hi4_q <<< 1) + 32'(half_up(lo4_q));
         if (ld_i[6]) begin
             sh6_q  <= x5_q >>> e_q[5];
             rem6_q <= x5_q & mask5;
