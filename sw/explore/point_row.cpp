@@ -15,8 +15,7 @@ nlohmann::json row_json(const PointRow& r) {
               {"micros", r.micros}});
     if (r.area) {
         j["area"] = {{"luts", r.area->luts}, {"ffs", r.area->ffs}, {"dsps", r.area->dsps},
-                     {"brams", r.area->brams}, {"cells", r.area->cells},
-                     {"measured", r.area->measured}};
+                     {"brams", r.area->brams}, {"measured", r.area->measured}};
     }
     if (r.fmax_mhz) j["fmax_mhz"] = *r.fmax_mhz;
     if (r.rtl_cycles) j["rtl_cycles"] = *r.rtl_cycles;
@@ -42,7 +41,7 @@ PointRow row_from_json(const nlohmann::json& j) {
         const nlohmann::json& a = j["area"];
         r.area = Area{a.at("luts").get<int64_t>(), a.at("ffs").get<int64_t>(),
                       a.at("dsps").get<int64_t>(), a.at("brams").get<int64_t>(),
-                      a.at("cells").get<int64_t>(), a.at("measured").get<bool>()};
+                      a.at("measured").get<bool>()};
     }
     if (j.contains("fmax_mhz")) r.fmax_mhz = j["fmax_mhz"].get<double>();
     if (j.contains("rtl_cycles")) r.rtl_cycles = j["rtl_cycles"].get<int64_t>();

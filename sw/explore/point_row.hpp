@@ -10,10 +10,10 @@
 
 namespace accel::explore {
 
-// Yosys synth_ecp5's cells that a budget counts, and the generic synth's cell count.
+// Yosys synth_ecp5's cells of the ULX3S design (the accelerator in its board top), as
+// an FPGA budget counts them.
 struct Area {
     int64_t luts = 0, ffs = 0, dsps = 0, brams = 0;
-    int64_t cells = 0;  // generic `synth`: ASIC-style comparisons
     bool measured = false;  // synthesized, rather than the fitted area model's estimate
 };
 

@@ -11,11 +11,8 @@
 namespace accel::explore {
 namespace {
 
-// Area as one number to minimize: the largest fraction of the FPGA's resources used
-// when the budget names one, else the generic synthesis' cell count.
-double area_objective(const Area& a, const Budget& b) {
-    if (!b.capacity) return static_cast<double>(a.cells);
-    const FpgaCapacity& c = *b.capacity;
+// Area as one number to minimize: the largest fraction of the FPGA's resources used.
+double area_objective(const Area& a, const FpgaCapacity& c) {
     return std::max({static_cast<double>(a.luts) / c.luts, static_cast<double>(a.dsps) / c.dsps,
                      static_cast<double>(a.brams) / c.brams});
 }
@@ -44,14 +41,14 @@ SweepReport summarize(const std::string& target, const DesignSpace& space,
     for (size_t i = 0; i < rep.rows.size(); ++i) {
         if (rep.rows[i].valid) valid.push_back(i);
     }
-    const bool with_area = !valid.empty() && std::all_of(valid.begin(), valid.end(), [&](size_t i) {
+    const bool with_area = budget.capacity && !valid.empty() && std::all_of(valid.begin(), valid.end(), [&](size_t i) {
         return rep.rows[i].area.has_value();
     });
     std::vector<std::vector<double>> objectives;
     for (size_t i : valid) {
         const PointRow& r = rep.rows[i];
         objectives.push_back({inference_micros(r), static_cast<double>(r.sram_bytes)});
-        if (with_area) objectives.back().push_back(area_objective(*r.area, budget));
+        if (with_area) objectives.back().push_back(area_objective(*r.area, *budget.capacity));
     }
     for (size_t f : pareto_front(objectives)) rep.front.push_back(valid[f]);
     for (size_t i = 0; i < rep.rows.size(); ++i) {
@@ -70,7 +67,7 @@ SweepReport summarize(const std::string& target, const DesignSpace& space,
 std::string sweep_csv(const SweepReport& rep) {
     std::string out = "index,hash";
     for (const std::string& a : rep.axes) out += fmt::format(",{}", csv_field(a));
-    out += ",valid,cycles,target_mhz,fmax_mhz,micros,sram_bytes,luts,ffs,dsps,brams,cells,"
+    out += ",valid,cycles,target_mhz,fmax_mhz,micros,sram_bytes,luts,ffs,dsps,brams,"
            "area_measured,rtl_cycles,on_front,within_budget,reason\n";
     for (size_t i = 0; i < rep.rows.size(); ++i) {
         const PointRow& r = rep.rows[i];
@@ -78,14 +75,14 @@ std::string sweep_csv(const SweepReport& rep) {
         for (const std::string& v : r.values) out += fmt::format(",{}", csv_field(v));
         const bool on_front = std::binary_search(rep.front.begin(), rep.front.end(), i);
         const auto area = [&r](int64_t Area::*f) { return r.area ? std::to_string((*r.area).*f) : ""; };
-        out += r.valid ? fmt::format(",1,{},{},{},{:.3f},{},{},{},{},{},{},{},{},{},{},", r.cycles,
+        out += r.valid ? fmt::format(",1,{},{},{},{:.3f},{},{},{},{},{},{},{},{},{},", r.cycles,
                                      r.clock_mhz, opt(r.fmax_mhz), inference_micros(r),
                                      r.sram_bytes, area(&Area::luts), area(&Area::ffs),
-                                     area(&Area::dsps), area(&Area::brams), area(&Area::cells),
+                                     area(&Area::dsps), area(&Area::brams),
                                      r.area ? (r.area->measured ? "1" : "0") : "",
                                      opt(r.rtl_cycles), on_front ? 1 : 0,
                                      rep.over_budget[i].empty() ? 1 : 0)
-                       : ",0,,,,,,,,,,,,,0,0,";
+                       : ",0,,,,,,,,,,,,0,0,";
         out += csv_field(r.valid ? rep.over_budget[i] : r.reason) + "\n";
     }
     return out;
