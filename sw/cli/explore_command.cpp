@@ -26,7 +26,7 @@ using namespace accel::explore;
 
 struct ExploreArgs {
     ExploreOptions o;
-    std::string chunk, jobs, synth, route;
+    std::string chunk, jobs, synth, route, confirm;
 };
 
 po::options_description explore_options(ExploreArgs& a) {
@@ -60,7 +60,11 @@ po::options_description explore_options(ExploreArgs& a) {
                                        "and fit the area model to them")
         ("route", po::value(&a.route), "place and route the N fastest points of the front "
                                        "(nextpnr, tens of minutes each): their routed Fmax")
-        ("cache", po::value(&a.o.flow.cache_dir), "the FPGA flow's cache, by config hash "
+        ("confirm", po::value(&a.confirm), "run the model on the RTL of N points (the best "
+                                           "within the budget, the front's fastest), each "
+                                           "config's Verilated model built once and cached")
+        ("cache", po::value(&a.o.flow.cache_dir), "the FPGA flow's and RTL builds' cache, by "
+                                                  "config hash "
                                                   "(default: BUILD/explore-cache)")
         ("kit", po::value(&a.o.flow.source_dir), "the kit's source tree, for its FPGA flow "
                                                  "(default: the one accel was built from)")
@@ -79,6 +83,7 @@ int run_explore(const std::vector<std::string>& args) {
     if (!a.chunk.empty()) a.o.chunk_points = parse_int("--chunk", a.chunk, 1, kMaxPoints);
     if (!a.synth.empty()) a.o.synth = static_cast<int>(parse_int("--synth", a.synth, 0, 10000));
     if (!a.route.empty()) a.o.route = static_cast<int>(parse_int("--route", a.route, 0, 10000));
+    if (!a.confirm.empty()) a.o.confirm = static_cast<int>(parse_int("--confirm", a.confirm, 0, 1000));
     a.o.flow.cache_dir = fs::absolute(a.o.flow.cache_dir).string();
     a.o.accel_executable = fs::read_symlink("/proc/self/exe").string();
     print_summary(explore::explore(a.o, std::cerr), std::cout);

@@ -11,6 +11,7 @@
 #include "base/file_io.hpp"
 #include "base/text.hpp"
 #include "base/yaml_document.hpp"
+#include "explore/content_hash.hpp"
 #include "hw/shipped_configs.hpp"
 
 namespace accel::explore {
@@ -80,13 +81,6 @@ Axis parse_axis(const YamlReader& reader, const YAML::Node& base, const std::str
     return axis;
 }
 
-// FNV-1a, 64 bits: a cache key, not a defence against anyone.
-std::string hash_text(const std::string& text) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-    return fmt::format("{:016x}", h);
-}
-
 std::string emit(const YAML::Node& n) {
     YAML::Emitter out;
     out << n;
@@ -147,7 +141,7 @@ DesignPoint design_point(const DesignSpace& space, int64_t index) {
         set_key(config, space.axes[i].key, space.axes[i].values[picks[i]]);
         p.values.push_back(space.axes[i].texts[picks[i]]);
     }
-    p.hash = hash_text(emit(config));
+    p.hash = content_hash(emit(config));
     YAML::Node named;
     named["name"] = "x" + p.hash;
     for (const auto& kv : config) named[kv.first] = kv.second;

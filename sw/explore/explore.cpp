@@ -10,6 +10,7 @@
 #include "base/error.hpp"
 #include "base/file_io.hpp"
 #include "explore/area_model.hpp"
+#include "explore/rtl_confirm.hpp"
 #include "explore/sweep_dir.hpp"
 
 namespace accel::explore {
@@ -103,12 +104,42 @@ void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<P
     }
 }
 
+// The best point within the budget, then the front's fastest: `count` in all.
+std::vector<size_t> to_confirm(const SweepReport& rep, int count) {
+    std::vector<size_t> picked;
+    if (rep.best && count > 0) picked.push_back(*rep.best);
+    for (size_t i : fastest(rep, count)) {
+        if (picked.size() < static_cast<size_t>(count) &&
+            std::find(picked.begin(), picked.end(), i) == picked.end()) {
+            picked.push_back(i);
+        }
+    }
+    return picked;
+}
+
+void stage_rtl(const ExploreOptions& o, const DesignSpace& space, std::vector<PointRow>& rows,
+               const Budget& budget, std::ostream& log) {
+    std::vector<DesignPoint> points;
+    for (size_t i : to_confirm(summarize("", space, rows, budget), o.confirm)) {
+        points.push_back(design_point(space, rows[i].index));
+    }
+    log << fmt::format("explore: {} points on the RTL (Verilated models cached in {})\n",
+                       points.size(), o.flow.cache_dir);
+    const auto failed = confirm_on_rtl(o.flow, points, o.model, o.engine, o.out + "/jobs/rtl-logs");
+    if (!failed.empty()) log << fmt::format("explore: {} RTL jobs failed twice\n", failed.size());
+    const std::string name = rtl_report_name(o.model);
+    for (PointRow& r : rows) {
+        if (r.valid) r.rtl_cycles = rtl_cycles(o.flow, r.hash, name);
+    }
+}
+
 }  // namespace
 
 SweepReport explore(const ExploreOptions& o, std::ostream& log) {
     if (o.space.empty()) throw Error("no --space given");
     if (o.model.empty() == o.suite.empty()) throw Error("give one of --model and --suite");
     if (o.out.empty()) throw Error("no --out directory given");
+    if (o.confirm > 0 && o.model.empty()) throw Error("--confirm runs a --model on the RTL; a suite has none");
     if (fs::exists(o.out) && !fs::is_directory(o.out)) {
         throw Error(fmt::format("--out {}: exists and is not a directory", o.out));
     }
@@ -122,6 +153,7 @@ SweepReport explore(const ExploreOptions& o, std::ostream& log) {
     const SweepDir sweep = stage_cost_model(o, {o.space, o.model, o.suite, chunk}, log);
     std::vector<PointRow> rows = sweep.rows();
     if (o.synth > 0 || o.route > 0 || budget.fpga_board) stage_fpga(o, space, rows, budget, log);
+    if (o.confirm > 0) stage_rtl(o, space, rows, budget, log);
     const SweepReport report = summarize(target.label, space, std::move(rows), budget);
     const std::string csv = sweep_csv(report);
     const std::string json = sweep_json(report).dump(1) + "\n";

@@ -23,6 +23,9 @@ struct ExploreOptions {
     // Stage 2: synthesize this many valid points (spread over the space's MACs and
     // SRAM), route this many of the front's fastest, through the kit's FPGA flow.
     int synth = 0, route = 0;
+    // Stage 4: run the model on the RTL of the best point within the budget and the
+    // front's fastest, this many in all (--model only).
+    int confirm = 0;
     FlowSetup flow;
     // The command a job runs: an accel executable and its explore-job subcommand.
     std::string accel_executable;

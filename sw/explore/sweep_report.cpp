@@ -27,6 +27,22 @@ std::string csv_field(const std::string& s) {
 template <typename T>
 std::string opt(const std::optional<T>& v) { return v ? fmt::format("{}", *v) : ""; }
 
+// Predicted and measured cycles side by side, for the points run on the RTL.
+void print_confirmed(const SweepReport& rep, std::ostream& out) {
+    bool header = false;
+    for (const PointRow& r : rep.rows) {
+        if (!r.rtl_cycles) continue;
+        if (!header) {
+            out << fmt::format("confirmed on the RTL:\n{:>7} {:>12} {:>12} {:>8}\n", "point",
+                               "predicted", "RTL", "error");
+            header = true;
+        }
+        out << fmt::format("{:>7} {:>12} {:>12} {:>7.3f}%\n", r.index, r.cycles, *r.rtl_cycles,
+                           100.0 * static_cast<double>(r.cycles - *r.rtl_cycles) /
+                               static_cast<double>(*r.rtl_cycles));
+    }
+}
+
 }  // namespace
 
 double inference_micros(const PointRow& r) {
@@ -124,6 +140,7 @@ void print_summary(const SweepReport& rep, std::ostream& out) {
                            r.area ? std::to_string(r.area->luts) : "-", fmt::join(r.values, " "));
     };
     for (size_t f : rep.front) line(f);
+    print_confirmed(rep, out);
     if (rep.budget.empty()) return;
     if (!rep.best) {
         out << fmt::format("no point within the budget {}\n", rep.budget.text);
