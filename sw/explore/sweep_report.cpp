@@ -117,10 +117,15 @@ nlohmann::json sweep_json(const SweepReport& rep) {
     }
     nlohmann::json front = nlohmann::json::array();
     for (size_t f : rep.front) front.push_back(rep.rows[f].index);
-    return {{"target", rep.target}, {"axes", rep.axes}, {"budget", rep.budget.text},
-            {"front", front},
-            {"best", rep.best ? nlohmann::json(rep.rows[*rep.best].index) : nlohmann::json()},
-            {"points", points}};
+    nlohmann::json j = {
+        {"target", rep.target}, {"axes", rep.axes}, {"budget", rep.budget.text},
+        {"front", front},
+        {"best", rep.best ? nlohmann::json(rep.rows[*rep.best].index) : nlohmann::json()},
+        {"points", points}};
+    if (const auto& c = rep.budget.capacity) {
+        j["fpga_capacity"] = {{"luts", c->luts}, {"dsps", c->dsps}, {"brams", c->brams}};
+    }
+    return j;
 }
 
 void print_summary(const SweepReport& rep, std::ostream& out) {
