@@ -17,8 +17,9 @@ struct FpgaCapacity {
 
 struct Budget {
     std::optional<int64_t> sram_bytes;
-    // The FPGA named (its board's flow, scripts/fpga/run BOARD), and its capacity once a
-    // synthesis report gave it.
+    // The FPGA named (its board's flow, scripts/fpga/run BOARD); the capacity of the
+    // FPGA synthesized for, once a synthesis report gave it (also for the front's area
+    // axis when no FPGA budget is given).
     std::optional<std::string> fpga_board;
     std::optional<FpgaCapacity> capacity;
     std::string text;  // as given, for the output

@@ -90,7 +90,7 @@ void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<P
         const CachedFlow c = cached_flow(o.flow, r.hash);
         r.area = c.area;
         r.fmax_mhz = c.fmax_mhz;
-        if (c.capacity && budget.fpga_board) budget.capacity = c.capacity;
+        if (c.capacity) budget.capacity = c.capacity;  // the device the areas count against
         if (c.area) samples.push_back({design_point(space, r.index).hw->config, *c.area});
     }
     if (samples.size() < 2) {
