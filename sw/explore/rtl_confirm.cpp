@@ -29,22 +29,11 @@ std::vector<std::string> confirm_on_rtl(const FlowSetup& s, const std::vector<De
                                         const std::string& model, const EngineOptions& engine,
                                         const std::string& log_dir) {
     const std::string name = rtl_report_name(model);
-    std::vector<std::string> ids;
-    for (const DesignPoint& p : points) {
-        if (!p.hw || std::find(ids.begin(), ids.end(), p.hash) != ids.end()) continue;
-        const std::string config = fmt::format("{}/{}/config.yaml", s.cache_dir, p.hash);
-        if (!fs::exists(config)) {
-            fs::create_directories(fs::path(config).parent_path());
-            write_file_atomic(config, p.yaml);
-        }
-        if (!fs::exists(report_path(s, p.hash, name))) ids.push_back(p.hash);
-    }
+    const auto done = [&](const std::string& hash) { return fs::exists(report_path(s, hash, name)); };
     return run_jobs(engine,
                     {s.source_dir + "/scripts/explore/rtl-point", s.cache_dir,
                      fs::absolute(model).string(), name},
-                    ids, log_dir, [&](const std::string& hash) {
-                        return fs::exists(report_path(s, hash, name));
-                    });
+                    pending_in_cache(s, points, done), log_dir, done);
 }
 
 std::optional<int64_t> rtl_cycles(const FlowSetup& s, const std::string& hash,

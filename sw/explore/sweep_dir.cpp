@@ -17,6 +17,15 @@ namespace {
 constexpr const char* kManifest = "sweep.json";
 constexpr uintmax_t kMaxChunkBytes = uintmax_t{1} << 30;
 
+// A point's row before it is evaluated: which point, and not (yet) valid.
+PointRow row_of(const DesignPoint& p) {
+    PointRow row;
+    row.index = p.index;
+    row.hash = p.hash;
+    row.values = p.values;
+    return row;
+}
+
 std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
 
 }  // namespace
@@ -99,10 +108,7 @@ void SweepDir::run_chunk(int64_t chunk) const {
     const int64_t end = std::min(points_, (chunk + 1) * chunk_points_);
     for (int64_t i = chunk * chunk_points_; i < end; ++i) {
         const DesignPoint p = design_point(s, i);
-        PointRow row;
-        row.index = i;
-        row.hash = p.hash;
-        row.values = p.values;
+        PointRow row = row_of(p);
         try {
             if (!p.hw) throw Error(p.invalid_reason);
             const PointCost cost = point_cost(t, *p.hw);
@@ -134,11 +140,7 @@ std::vector<PointRow> SweepDir::rows() const {
         }
         const int64_t end = std::min(points_, (c + 1) * chunk_points_);
         for (int64_t i = c * chunk_points_; i < end; ++i) {
-            const DesignPoint p = design_point(s, i);
-            PointRow row;
-            row.index = i;
-            row.hash = p.hash;
-            row.values = p.values;
+            PointRow row = row_of(design_point(s, i));
             row.reason = fmt::format("job {} failed twice (logs in {}/logs)", c, jobs_dir());
             out.push_back(row);
         }

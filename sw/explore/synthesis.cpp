@@ -45,22 +45,13 @@ int64_t used(const nlohmann::json& report, const std::string& resource, int64_t*
 std::vector<std::string> run_flow(const FlowSetup& s, FlowStep step,
                                   const std::vector<DesignPoint>& points,
                                   const EngineOptions& engine, const std::string& log_dir) {
-    std::vector<std::string> ids;
-    for (const DesignPoint& p : points) {
-        if (!p.hw || std::find(ids.begin(), ids.end(), p.hash) != ids.end()) continue;
-        const std::string config = fmt::format("{}/{}/config.yaml", s.cache_dir, p.hash);
-        if (!fs::exists(config)) {
-            fs::create_directories(fs::path(config).parent_path());
-            write_file_atomic(config, p.yaml);
-        }
-        if (!read_report(report_path(s, p.hash, step))) ids.push_back(p.hash);
-    }
+    const auto done = [&](const std::string& hash) {
+        return read_report(report_path(s, hash, step)).has_value();
+    };
     return run_jobs(engine,
                     {s.source_dir + "/scripts/explore/flow-point", step_name(step), s.cache_dir,
                      s.build_dir},
-                    ids, log_dir, [&](const std::string& hash) {
-                        return read_report(report_path(s, hash, step)).has_value();
-                    });
+                    pending_in_cache(s, points, done), log_dir, done);
 }
 
 CachedFlow cached_flow(const FlowSetup& s, const std::string& hash) {

@@ -8,16 +8,11 @@
 
 #include "explore/budget.hpp"
 #include "explore/design_space.hpp"
+#include "explore/flow_cache.hpp"
 #include "explore/job_engine.hpp"
 #include "explore/point_row.hpp"
 
 namespace accel::explore {
-
-struct FlowSetup {
-    std::string source_dir;  // the kit's checkout: scripts/fpga/run
-    std::string build_dir;   // a configured build: its gen_hw_params
-    std::string cache_dir;   // CACHE/<hash>/{config.yaml, synth/, route/}
-};
 
 enum class FlowStep { Synth, Route };
 
