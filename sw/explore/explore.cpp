@@ -28,7 +28,7 @@ SweepDir stage_cost_model(const ExploreOptions& o, const SweepInputs& inputs, st
     const std::vector<std::string> failed = run_jobs(
         o.engine, {o.accel_executable, "explore-job", fs::absolute(o.out).string()}, pending,
         sweep.jobs_dir() + "/logs",
-        [&sweep](const std::string& id) { return fs::exists(sweep.chunk_result(std::stoll(id))); });
+        [&sweep](const std::string& id) { return sweep.chunk_done(std::stoll(id)); });
     if (!failed.empty()) {
         log << fmt::format("explore: {} jobs failed twice; their points are reported invalid "
                            "(logs in {}/logs)\n", failed.size(), sweep.jobs_dir());

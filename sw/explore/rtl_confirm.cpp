@@ -29,7 +29,7 @@ std::vector<std::string> confirm_on_rtl(const FlowSetup& s, const std::vector<De
                                         const std::string& model, const EngineOptions& engine,
                                         const std::string& log_dir) {
     const std::string name = rtl_report_name(model);
-    const auto done = [&](const std::string& hash) { return fs::exists(report_path(s, hash, name)); };
+    const auto done = [&](const std::string& hash) { return fs::is_regular_file(report_path(s, hash, name)); };
     return run_jobs(engine,
                     {s.source_dir + "/scripts/explore/rtl-point", s.cache_dir,
                      fs::absolute(model).string(), name},
@@ -39,7 +39,7 @@ std::vector<std::string> confirm_on_rtl(const FlowSetup& s, const std::vector<De
 std::optional<int64_t> rtl_cycles(const FlowSetup& s, const std::string& hash,
                                   const std::string& name) {
     const std::string path = report_path(s, hash, name);
-    if (!fs::exists(path)) return std::nullopt;
+    if (!fs::is_regular_file(path)) return std::nullopt;
     return nlohmann::json::parse(read_file(path)).at("totals").at("device_cycles").get<int64_t>();
 }
 

@@ -78,10 +78,12 @@ std::string SweepDir::chunk_result(int64_t chunk) const {
     return fmt::format("{}/chunks/{}.json", jobs_dir(), chunk);
 }
 
+bool SweepDir::chunk_done(int64_t chunk) const { return fs::is_regular_file(chunk_result(chunk)); }
+
 std::vector<std::string> SweepDir::pending_chunks() const {
     std::vector<std::string> ids;
     for (int64_t c = 0; c < chunks(); ++c) {
-        if (!fs::exists(chunk_result(c))) ids.push_back(std::to_string(c));
+        if (!chunk_done(c)) ids.push_back(std::to_string(c));
     }
     return ids;
 }
@@ -131,9 +133,9 @@ std::vector<PointRow> SweepDir::rows() const {
     std::vector<PointRow> out;
     out.reserve(static_cast<size_t>(points_));
     for (int64_t c = 0; c < chunks(); ++c) {
-        const std::string path = chunk_result(c);
-        if (fs::exists(path)) {
-            for (const nlohmann::json& j : nlohmann::json::parse(read_file(path, kMaxChunkBytes))) {
+        if (chunk_done(c)) {
+            for (const nlohmann::json& j :
+                 nlohmann::json::parse(read_file(chunk_result(c), kMaxChunkBytes))) {
                 out.push_back(row_from_json(j));
             }
             continue;

@@ -35,6 +35,7 @@ public:
     int64_t points() const { return points_; }
     int64_t chunks() const;
     std::string chunk_result(int64_t chunk) const;
+    bool chunk_done(int64_t chunk) const;  // its job wrote its result
     std::vector<std::string> pending_chunks() const;  // without a result, as job ids
 
     DesignSpace space() const;

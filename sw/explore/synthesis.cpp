@@ -22,7 +22,7 @@ std::string report_path(const FlowSetup& s, const std::string& hash, FlowStep st
 }
 
 std::optional<nlohmann::json> read_report(const std::string& path) {
-    if (!fs::exists(path)) return std::nullopt;
+    if (!fs::is_regular_file(path)) return std::nullopt;
     try {
         return nlohmann::json::parse(read_file(path));
     } catch (const nlohmann::json::exception&) {
