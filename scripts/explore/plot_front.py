@@ -4,10 +4,10 @@
   plot_front.py OUT/points.json OUT/front.png
 
 Left: time per inference against on-chip SRAM; right, when points have an area: against
-the largest fraction of the FPGA's LUT4, MULT18X18D and DP16KD they take (synthesized
-points filled, the area model's estimates hollow). Every valid point is a grey dot, the
-Pareto front a line, the best point within the budget a star, and points confirmed on
-the RTL are ringed.
+the largest fraction of the FPGA's LUT4, MULT18X18D and DP16KD they take (synthesized or
+the area model's estimate). Every valid point is a grey dot, the points of the Pareto
+front blue, the best point within the budget a star, and points confirmed on the RTL
+are ringed.
 """
 import json
 import os
@@ -40,12 +40,13 @@ def main():
         panels.append(("area", "largest fraction of the FPGA's LUT4 / DSP / BRAM",
                        lambda p: area_fraction(p, capacity)))
     fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
-    for ax, (_, label, x) in zip(axes[0], panels):
+    for ax, (key, label, x) in zip(axes[0], panels):
         ax.scatter([x(p) for p in valid], [p["inference_micros"] / 1e3 for p in valid],
                    s=6, color="#BBBBBB", label=f"{len(valid)} valid points")
-        line = sorted(front, key=x)
-        ax.plot([x(p) for p in line], [p["inference_micros"] / 1e3 for p in line], "o-",
-                color="#4C72B0", markersize=4, label="Pareto front")
+        # Markers, not a line: with an area the front is over three objectives, and a
+        # panel shows two of them.
+        ax.scatter([x(p) for p in front], [p["inference_micros"] / 1e3 for p in front], s=16,
+                   color="#4C72B0", label=f"Pareto front ({len(front)} points)")
         rtl = [p for p in valid if "rtl_cycles" in p]
         if rtl:
             ax.scatter([x(p) for p in rtl], [p["inference_micros"] / 1e3 for p in rtl], s=90,
@@ -54,6 +55,8 @@ def main():
         if best is not None:
             ax.scatter([x(best)], [best["inference_micros"] / 1e3], marker="*", s=180,
                        color="#DD8452", zorder=5, label=f"best within {sweep['budget']}")
+        if key == "area":
+            ax.axvline(1.0, color="#C44E52", linestyle="--", linewidth=1, label="the FPGA's capacity")
         ax.set_xlabel(label)
         ax.set_ylabel("time per inference (ms)")
         ax.set_yscale("log")

@@ -41,7 +41,7 @@ SweepDir SweepDir::create(const std::string& dir, const SweepInputs& in) {
     const std::string space_dir = fs::absolute(in.space_path).parent_path().string();
     const nlohmann::json manifest = {
         {"space_text", read_file(in.space_path, kMaxYamlBytes)},
-        {"space_source", in.space_path},
+        {"space_source", absolute(in.space_path)},  // as every job sees it, wherever it runs
         {"space_dir", space_dir},
         {"model", in.model.empty() ? "" : absolute(in.model)},
         {"suite", in.suite},
