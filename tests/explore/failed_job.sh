@@ -4,11 +4,7 @@
 # directory, so its job fails on every attempt.
 #
 #   tests/explore/failed_job.sh ACCEL SOURCE_DIR
-set -euo pipefail
-accel=$1
-src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 space="$src/tests/explore/small_space.yaml"
 
 "$accel" explore --space "$space" --suite resnet18 --out "$work/out" --chunk 4 > /dev/null 2>&1

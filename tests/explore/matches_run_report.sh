@@ -4,12 +4,8 @@
 # must give the same device_predicted_cycles for the model (MLPerf Tiny's ResNet-8).
 #
 #   tests/explore/matches_run_report.sh ACCEL SOURCE_DIR MODEL.tflite
-set -euo pipefail
-accel=$1
-src=$2
+source "$(dirname "$0")/common.sh"
 model=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 for yaml in "$src"/configs/hw/*.yaml; do
   config=$(basename "$yaml" .yaml)

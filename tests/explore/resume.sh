@@ -4,11 +4,7 @@
 # with the same results; a different sweep in the same directory is refused, exit 2.
 #
 #   tests/explore/resume.sh ACCEL SOURCE_DIR
-set -euo pipefail
-accel=$1
-src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/common.sh"
 space="$src/tests/explore/small_space.yaml"
 
 "$accel" explore --space "$space" --suite resnet18 --out "$work/out" --chunk 4 \
