@@ -55,7 +55,13 @@ void run_parallel(const EngineOptions& o, const std::vector<std::string>& comman
     }
     argv.insert(argv.end(), command.begin(), command.end());
     argv.insert(argv.end(), {"{}", "::::", write_ids(log_dir, "ids.txt", ids)});
-    run_process(argv, log_dir + "/parallel.log");  // its status counts failed jobs
+    // Its status counts the failed jobs up to 101; above, it was stopped or broke, and
+    // the jobs it did not run must not be reported as failed.
+    const int rc = run_process(argv, log_dir + "/parallel.log");
+    if (rc > 101) {
+        throw Error(fmt::format("GNU parallel stopped (status {}; {}/parallel.log): run the "
+                                "same command again to resume from the jobs done", rc, log_dir));
+    }
 }
 
 // One array of `ids` with sbatch --wait. A job's failure shows as a missing result; a
