@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim bench lint clean fpga fpga-sim fuzz test-sanitize soak
+.PHONY: all build deps test sim bench lint clean fpga fpga-sim fuzz test-sanitize soak explore-example
 
 all: build
 
@@ -74,6 +74,12 @@ soak: build
 # (docs/fpga.md). Needs only a configured build: the config's RTL packages come from
 # the gen_hw_params binary that CMake compiles at configure time.
 # A bad BOARD or CONFIG is refused before anything is installed, configured or written.
+# docs/explore.md's worked example: two models swept over configs/explore/ulx3s-space.yaml
+# under the ULX3S and a 512 KiB SRAM budget, with synthesized and RTL-confirmed points
+# (cached in $(BUILD)/explore-cache; the first run takes an hour or more). Not in make test.
+explore-example: build
+	@scripts/explore/example $(BUILD)
+
 fpga:
 	@scripts/fpga/run --check-args "$(BOARD)" "$(CONFIG)"
 	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt

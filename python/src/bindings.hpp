@@ -44,5 +44,6 @@ auto without_gil(F&& f) {
 
 void bind_layer(py::module_& m);    // conv2d, plan
 void bind_network(py::module_& m);  // run_tflite
+void bind_explore(py::module_& m);  // explore
 
 }  // namespace accel::python

@@ -169,4 +169,5 @@ PYBIND11_MODULE(_accel, m) {
     bind_hw_config(m);
     bind_layer(m);
     bind_network(m);
+    bind_explore(m);
 }

@@ -6,9 +6,14 @@
 # globals (fpga_*) rather than print, so that their `exit` ends the flow: 2 for bad
 # usage (nothing written), 1 for a failure.
 
-# fpga_check_config CONFIG: sets fpga_yaml to configs/hw/CONFIG.yaml.
+# fpga_check_config CONFIG: sets fpga_yaml to configs/hw/CONFIG.yaml, or to CONFIG itself
+# when it is a .yaml file (a config of accel explore's, docs/explore.md).
 fpga_check_config() {
   local config=$1
+  if [[ "$config" == *.yaml && -f "$config" ]]; then
+    fpga_yaml=$(cd "$(dirname "$config")" && pwd)/$(basename "$config")
+    return
+  fi
   fpga_yaml="$root/configs/hw/$config.yaml"
   if [[ ! "$config" =~ ^[A-Za-z0-9_.-]+$ || ! -f "$fpga_yaml" ]]; then
     echo "error: unknown CONFIG '$config' (no configs/hw/$config.yaml)" >&2; exit 2

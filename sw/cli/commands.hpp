@@ -12,5 +12,7 @@ int run_plan(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_exec(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
+int run_explore(const std::vector<std::string>& args);
+int run_explore_job(const std::vector<std::string>& args);
 
 }  // namespace accel::cli

@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "  bench    run a workload suite (resnet18) on a device: cycles and efficiency per layer\n"
     "  conv2d   run one int8 conv2d on a backend and write its output (.npy)\n"
     "  exec     run a raw instruction program (a DRAM image) on a device\n"
+    "  explore  sweep hardware configs for a model: cost model, Pareto front, budgets\n"
     "  plan     show how a conv2d layer is tiled on a hardware config\n"
     "  random   write a reproducible random int8/int32 tensor (.npy)\n"
     "  run      run a whole int8 TFLite model: cycles per operator, output, check\n"
@@ -55,6 +56,8 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "bench") return accel::cli::run_bench(rest);
     if (command == "exec") return accel::cli::run_exec(rest);
     if (command == "run") return accel::cli::run_run(rest);
+    if (command == "explore") return accel::cli::run_explore(rest);
+    if (command == "explore-job") return accel::cli::run_explore_job(rest);
     throw accel::Error("unknown command '" + command + "' (run 'accel --help')");
 }
 
