@@ -27,7 +27,8 @@ ProgramPrediction predict_chain(const Step& s, const HwParams& hw, bool later) {
     }
     const std::vector<isa::Insn> chain = chain_programs(programs);
     const auto instructions = static_cast<int64_t>(chain.size());
-    return {instructions, predict_cycles(chain, hw).cycles, read + instructions * isa::kInsnBytes};
+    return {instructions, predict_cycles(chain, hw).cycles,
+            read + instructions * static_cast<int64_t>(isa::kInsnBytes)};
 }
 
 }  // namespace
