@@ -11,10 +11,10 @@
 // One step of arithmetic a stage, so that no path runs from a multiplier through a sum:
 //   0 operands (the accumulator left-shifted on its way in)
 //   1 the operands' halves in the multipliers' input registers
-//   2 the 32x32 product as four 16x16 partial products (four 18x18 DSPs: stages 1 and 2
-//     are each DSP's own input and output registers, so that neither the shifter nor a
-//     sum reaches into or out of a DSP)
-//   3 the two middle partial products summed
+//   2 the 32x32 product as three partial products, hh, ll and (ah + al) * (mh + ml)
+//     (three 18x18 DSPs: stages 1 and 2 are each DSP's own input and output registers,
+//     so that neither the shifter nor a sum reaches out of a DSP)
+//   3 the middle partial product: (ah + al) * (mh + ml) - hh - ll
 //   4 the product's low 33 and high 34 bits, two independent sums
 //   5 SRDHM: the product's bits [62:30], rounded, in one sum
 //   6 RDBPOT's shift, remainder and threshold
@@ -45,7 +45,10 @@ module accel_mbqm_lane #(
     // The product of a = ah * 2^16 + al and m = mh * 2^16 + ml (ah, mh signed, al, ml
     // unsigned, 16 bits each) is hh * 2^32 + (hl + lh) * 2^16 + ll, and with
     // mid = hl + lh: p = (hh + (mid >>> 16)) * 2^32 + (ll + mid[15:0] * 2^16), the
-    // second term in [0, 2^33). So p >>> 30 = hi * 4 + lo[32:30], and SRDHM =
+    // second term in [0, 2^33). The middle term takes one multiplier, not two
+    // (Karatsuba): mid = (ah + al) * (mh + ml) - hh - ll, where each sum of a signed and an
+    // unsigned half lies in [-2^15, 3 * 2^15) and fits the DSP's 18 signed bits, so a
+    // lane is three DSPs. So p >>> 30 = hi * 4 + lo[32:30], and SRDHM =
     // (p >>> 31) + p[30] = floor(((p >>> 30) + 1) / 2) = hi * 2 + floor((lo[32:30] + 1) / 2).
 
     // RDBPOT(x, e): mask = 2^e - 1, remainder = x & mask,
@@ -58,7 +61,7 @@ module accel_mbqm_lane #(
     (* mem2reg *) logic [EW-1:0] e_q [6];  // right-shift amount r, stages 0-5
     logic         [3:0] sat_q;             // INT32_MIN * INT32_MIN, stages 1-4 ([s-1])
     logic signed [31:0] hh2_q;             // stage 2: partial products (stage 1: in the
-    logic signed [32:0] hl2_q, lh2_q;      //          multipliers)
+    logic signed [35:0] ss2_q;             //          multipliers)
     logic        [31:0] ll2_q;
     logic signed [33:0] mid3_q;            // stage 3: hl + lh
     logic signed [31:0] hh3_q;
@@ -87,23 +90,20 @@ module accel_mbqm_lane #(
     logic [31:0] mask5;  // 2^e - 1 for the value leaving stage 5
     assign mask5 = (32'd1 << e_q[5]) - 32'd1;
 
-    // Stages 1 and 2 of the four partial products: each multiplier's registers hold its
-    // halves of a0 and m0, and its product (one DSP each on the ECP5, accel_prim_mul_reg).
-    logic [31:0] hl2, lh2;
+    // Stages 1 and 2 of the three partial products: each multiplier's registers hold its
+    // operands and its product (one DSP each on the ECP5, accel_prim_mul_reg).
+    logic [17:0] a_sum, m_sum;  // ah + al, mh + ml
+    assign a_sum = 18'(signed'(a0_q[31:16])) + 18'({2'b0, a0_q[15:0]});
+    assign m_sum = 18'(signed'(m0_q[31:16])) + 18'({2'b0, m0_q[15:0]});
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b1)) u_hh (
         .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[31:16]), .b_i(m0_q[31:16]), .out_ce_i(ld_i[2]),
         .p_o(hh2_q));
-    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b1), .B_SIGNED(1'b0)) u_hl (
-        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[31:16]), .b_i(m0_q[15:0]), .out_ce_i(ld_i[2]),
-        .p_o(hl2));
-    accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b1)) u_lh (
-        .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[15:0]), .b_i(m0_q[31:16]), .out_ce_i(ld_i[2]),
-        .p_o(lh2));
     accel_prim_mul_reg #(.A_W(16), .B_W(16), .A_SIGNED(1'b0), .B_SIGNED(1'b0)) u_ll (
         .clk_i, .in_ce_i(ld_i[1]), .a_i(a0_q[15:0]), .b_i(m0_q[15:0]), .out_ce_i(ld_i[2]),
         .p_o(ll2_q));
-    assign hl2_q = 33'(signed'(hl2));  // a signed by an unsigned 16 bits fits in 32
-    assign lh2_q = 33'(signed'(lh2));
+    accel_prim_mul_reg #(.A_W(18), .B_W(18), .A_SIGNED(1'b1), .B_SIGNED(1'b1)) u_ss (
+        .clk_i, .in_ce_i(ld_i[1]), .a_i(a_sum), .b_i(m_sum), .out_ce_i(ld_i[2]),
+        .p_o(ss2_q));
 
     always_ff @(posedge clk_i) begin
         if (ld_i[0]) begin
@@ -113,7 +113,7 @@ module accel_mbqm_lane #(
         end
         if (ld_i[1]) sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
         if (ld_i[3]) begin
-            mid3_q <= 34'(hl2_q) + 34'(lh2_q);
+            mid3_q <= 34'(ss2_q - 36'(hh2_q) - 36'({4'd0, ll2_q}));  // = hl + lh, fits
             hh3_q  <= hh2_q;
             ll3_q  <= ll2_q;
         end
