@@ -2,11 +2,15 @@
 // area model's fit. Sweeps end to end are the scripts beside this file.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "base/error.hpp"
 #include "explore/area_model.hpp"
 #include "explore/budget.hpp"
 #include "explore/design_space.hpp"
 #include "explore/pareto.hpp"
+#include "hw/hw_config.hpp"
+#include "hw/shipped_configs.hpp"
 
 namespace accel::explore {
 namespace {
@@ -28,7 +32,10 @@ TEST(DesignSpace, PointsEnumerateTheAxesLastFastest) {
 
 TEST(DesignSpace, EqualConfigsShareAHashAndOthersDoNot) {
     const DesignSpace a = space("base: tiny\naxes:\n  core.block_in: [4, 8]\n");
-    const DesignSpace b = space("base: tiny\naxes:\n  clock_mhz: [60]\n  core.block_in: [8]\n");
+    // The same point with tiny's own clock given as an axis.
+    const int tiny_mhz = parse_hw_config(shipped_config_yaml("tiny"), "tiny").clock_mhz;
+    const DesignSpace b = space("base: tiny\naxes:\n  clock_mhz: [" + std::to_string(tiny_mhz) +
+                                "]\n  core.block_in: [8]\n");
     EXPECT_EQ(design_point(a, 1).hash, design_point(b, 0).hash);
     EXPECT_NE(design_point(a, 0).hash, design_point(a, 1).hash);
 }
