@@ -45,7 +45,7 @@ const accel::HwConfig kDocumentedConfigs[] = {
      .dram_max_outstanding = 8, .clock_mhz = 100},
     {.name = "tiny", .batch = 1, .block_in = 4, .block_out = 4, .input_kib = 2, .weight_kib = 4,
      .acc_kib = 2, .axi_data_bits = 32, .dram_latency_cycles = 16, .dram_max_outstanding = 4,
-     .clock_mhz = 75},
+     .clock_mhz = 60},
 };
 
 TEST(HwConfig, ShippedYamlsHaveDocumentedValues) {
