@@ -121,8 +121,8 @@ module accel_fetch_unit #(
     logic [SLOTS-1:0] slot_chk_q;    // its verdict is in: slot_ill_q, slot_rng_q
     logic [SLOTS-1:0] slot_ill_q, slot_rng_q;
     logic [IB-1:0]   chk_insn_q;     // the instruction whose beats came in last
-    logic            chk_new_q;      // ... all of them, in the cycle before
-    logic [SW-1:0]   chk_slot_q;     // ... into this slot
+    logic            chk_new_q;      // ... all of them, in the cycle before, into the
+                                     // slot before wr_q (which moved on with its last beat)
 
     // ---------------- the checker: slots in order, verdicts kept per slot ----------------
     logic          chk_go, chk_done, chk_illegal, chk_range, stop;
@@ -143,7 +143,7 @@ module accel_fetch_unit #(
         .flush_i      (stop),  // a stopped run's verdicts are never wanted
         .valid_i      (chk_go),
         .insn_i       (chk_insn_q),
-        .tag_i        (chk_slot_q),
+        .tag_i        (wr_q - SW'(1)),
         .valid_o      (chk_done),
         .illegal_o    (chk_illegal),
         .range_error_o(chk_range),
@@ -309,10 +309,6 @@ module accel_fetch_unit #(
                 slot_chk_q   <= '0;
             end
         end
-    end
-
-    always_ff @(posedge clk_i) begin
-        if (r_cur && r_last_i) chk_slot_q <= wr_q;
     end
 
     // Instruction storage: beat b of the burst for slot s lands in bits
