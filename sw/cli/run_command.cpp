@@ -86,7 +86,9 @@ std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", f
 void check_args(RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
     if (!a.device.empty()) {
-        if (!a.backend.empty()) throw Error("--device: runs on a board; do not also give --backend");
+        if (!a.backend.empty()) {
+            throw Error("--device: runs on a board; do not also give --backend");
+        }
         a.backend = device_backend(a.device);
         if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
     }

@@ -58,7 +58,9 @@ struct Options {
 uint64_t positive(const char* opt, const char* s) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v == 0) usage(std::string(opt) + ": expected a positive integer");
+    if (*s == '\0' || *end != '\0' || v == 0) {
+        usage(std::string(opt) + ": expected a positive integer");
+    }
     return v;
 }
 
@@ -179,8 +181,9 @@ int main(int argc, char** argv) {
     }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("accel_soc_sim: %llu cycles (%.3f s of the SoC's time) in %.1f s (%.0f cycles/s); SDRAM initialised at cycle "
-                "%llu; %llu bytes from the host (%llu dropped, %llu corrupted), %llu to it\n",
+    std::printf("accel_soc_sim: %llu cycles (%.3f s of the SoC's time) in %.1f s (%.0f cycles/s); "
+                "SDRAM initialised at cycle %llu; %llu bytes from the host (%llu dropped, "
+                "%llu corrupted), %llu to it\n",
                 static_cast<unsigned long long>(cycles), static_cast<double>(cycles) / kClkHz, wall,
                 static_cast<double>(cycles) / wall,
                 static_cast<unsigned long long>(ready_at),
