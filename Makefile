@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_GENERATOR ?= $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all build deps test sim bench lint clean fpga fpga-sim fuzz test-sanitize soak explore-example
+.PHONY: all build deps test sim bench lint clean fpga fpga-sim soc-sim fuzz test-sanitize soak explore-example
 
 all: build
 
@@ -70,7 +70,7 @@ soak: build
 	        --save $(BUILD)/soak/networks-$$config || status=1; \
 	done; exit $$status
 
-# FPGA bitstream: make fpga BOARD=icebreaker|ulx3s|pynq-z2 [CONFIG=<configs/hw name>]
+# FPGA bitstream: make fpga BOARD=icebreaker|ulx3s|ulx3s-soc|pynq-z2 [CONFIG=<configs/hw name>]
 # (docs/fpga.md). Needs only a configured build: the config's RTL packages come from
 # the gen_hw_params binary that CMake compiles at configure time.
 # A bad BOARD or CONFIG is refused before anything is installed, configured or written.
@@ -97,6 +97,15 @@ fpga-sim:
 	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt
 	@nice scripts/fpga/netlist-sim --seeds $(FPGA_SIM_SEEDS) --layers $(FPGA_SIM_LAYERS) \
 	    --jobs $(JOBS) "$(BOARD)" "$(CONFIG)" "$(BUILD)"
+
+# The ULX3S SoC simulated end to end: make soc-sim [SOC_SIM_MODELS="digits resnet8"]
+# (docs/fpga.md, "ULX3S SoC"): the LiteX SoC with LiteDRAM on its SDRAM model,
+# Verilated, driven by accel run --device uart: through a pty; the models bit-exact
+# against LiteRT, then the fault cases (each must end in exit 3). Needs LiteX from PyPI.
+SOC_SIM_MODELS ?= digits resnet8
+soc-sim:
+	@$(MAKE) --no-print-directory deps $(BUILD)/CMakeCache.txt
+	@scripts/fpga/soc-sim --models "$(SOC_SIM_MODELS)" "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)

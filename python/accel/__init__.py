@@ -190,7 +190,7 @@ def plan(x=None, w=None, *, shape=None, kernel=None, out_channels=None, stride=1
 
 
 def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, check=False,
-               trace=None, trace_window=None, inferences=1):
+               trace=None, trace_window=None, inferences=1, device=None):
     """A whole int8 TFLite model, as ``accel run`` runs it.
 
     inputs: one array per model input (int8, or float32 for a model that quantizes its
@@ -199,8 +199,9 @@ def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, 
     unlike it raises CheckError (its ``report`` is the run's). inferences: run the model
     that many times on one device, as ``accel run --inferences N``: the weights that fit
     stay in the weight buffer, and the report has the last inference as its
-    ``steady_state``. Returns (outputs, report): the list of the model's outputs (of the
-    last inference) and the ``accel run --report`` dict.
+    ``steady_state``. device: a board instead of the backend, as ``accel run --device``
+    ("uart:/dev/ttyUSB0"). Returns (outputs, report): the list of the model's outputs (of
+    the last inference) and the ``accel run --report`` dict.
     """
     if inputs is not None and not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
@@ -211,7 +212,7 @@ def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, 
     arrays = None if inputs is None else [np.asarray(a) for a in inputs]
     outputs, report, failure = _accel.run_tflite(
         str(path), arrays, int(seed), int(inferences),
-        _run(backend, None, check, trace, trace_window), hw)
+        _run(backend, device, check, trace, trace_window), hw)
     if failure is not None:
         raise CheckError(failure, report)
     return outputs, report

@@ -90,8 +90,8 @@ def test_per_channel_requantization(cli, tmp_path, rng):
                                                  "be below TO"),
     ({"trace_window": "9-5", "trace": "t.fst"}, "trace_window: expected (FROM, TO) or "
                                                 "'FROM:TO' in cycles, got '9-5'"),
-    ({"device": "usb:0"}, "device usb:0: unknown; expected uart:PATH[@BAUD] (an "
-                          "accel_board_top over a serial port) or zynq:UIO,UDMABUF (the "
+    ({"device": "usb:0"}, "device usb:0: unknown; expected uart:PATH[@BAUD] (a board's "
+                          "UART bridge over a serial port) or zynq:UIO,UDMABUF (the "
                           "accelerator in a Zynq's PL: /dev/uioN and /dev/udmabufN)"),
     ({"stride": (1, 1 << 40)}, "stride: 1099511627776 does not fit an int32"),
 ])

@@ -63,7 +63,9 @@ def test_run_errors_name_the_argument(cli, tmp_path, models_dir):
     for options, message in (({"backend": "ref", "check": True},
                               "check: compares a device with the golden reference; the 'ref' "
                               "backend is the reference"),
-                             ({"seed": -1}, "seed: expected an integer in [0, 2^63-1], got -1")):
+                             ({"seed": -1}, "seed: expected an integer in [0, 2^63-1], got -1"),
+                             ({"device": "uart:"}, "device uart:: names no serial port "
+                                                   "(uart:/dev/ttyUSB0)")):
         with pytest.raises(accel.Error) as raised:
             accel.run_tflite(model, **options)
         assert str(raised.value) == message

@@ -88,3 +88,25 @@ fpga_sandbox_sources() {
   fpga_rel_sources=()
   for f in "${fpga_sources[@]}"; do fpga_rel_sources+=("src/$(basename "$f")"); done
 }
+
+# fpga_litex BUILD_DIR: fpga_python, the Python of the flow's virtual environment
+# (fpga_yowasp's) with LiteX, LiteDRAM, the LiteX boards and Migen from PyPI, for the
+# SoC generator (rtl/soc/); installed on first use, at the versions the SoC was built with.
+fpga_litex_packages=(litex==2024.12 litedram==2024.12 litex-boards==2023.12 migen==0.10.0)
+fpga_litex() {
+  local venv="$1/fpga/venv"
+  fpga_python="$venv/bin/python"
+  if [ -x "$fpga_python" ] && "$fpga_python" -c 'import litex, litedram, litex_boards, migen' \
+       2>/dev/null; then
+    return
+  fi
+  echo "fpga: installing ${fpga_litex_packages[*]} into $venv"
+  if [ ! -x "$fpga_python" ]; then
+    python3 -c 'import venv, ensurepip' 2>/dev/null ||
+      apt-get install -y -qq --no-install-recommends python3-venv >/dev/null ||
+      { echo "error: python3 -m venv needs the Debian package python3-venv" >&2; exit 1; }
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/pip" install -q "${fpga_litex_packages[@]}" ||
+    { echo "error: pip could not install LiteX (is PyPI reachable?)" >&2; exit 1; }
+}

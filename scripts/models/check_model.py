@@ -1,6 +1,6 @@
 """Checks `accel run` on a model against TFLite itself: LiteRT's reference kernels.
 
-    check_model.py MODEL.tflite --accel BUILD/sw/accel --backend fsim|verilator|ref
+    check_model.py MODEL.tflite --accel BUILD/sw/accel (--backend fsim|verilator|ref | --device SPEC)
                    [--seed S] [--hw HW.yaml]
 
 Draws a reproducible random input (int8, or float32 for a model that quantizes its own), runs the model in LiteRT's interpreter with
@@ -29,7 +29,9 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("model")
     p.add_argument("--accel", required=True, help="the accel binary")
-    p.add_argument("--backend", required=True, choices=["ref", "fsim", "verilator"])
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--backend", choices=["ref", "fsim", "verilator"])
+    where.add_argument("--device", help="a board (accel run --device), e.g. uart:/dev/ttyUSB0")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hw", help="hardware config YAML for accel")
     p.add_argument("--inferences", type=int, default=1,
@@ -80,7 +82,8 @@ def main():
         np.save(os.path.join(work, "x.npy"), x)
         dump = os.path.join(work, "tensors")
         os.mkdir(dump)
-        cmd = [args.accel, "run", args.model, "--backend", args.backend,
+        where = ["--device", args.device] if args.device else ["--backend", args.backend]
+        cmd = [args.accel, "run", args.model, *where,
                "--input", os.path.join(work, "x.npy"), "--output", os.path.join(work, "y.npy"),
                "--dump-tensors", dump]
         if args.backend != "ref":

@@ -23,8 +23,8 @@ struct DeviceChoice {
 // What a board spec (`accel conv2d --device`, accel.conv2d's device=) is, for help texts
 // and errors.
 constexpr const char* kBoardSpecs =
-    "uart:PATH[@BAUD] (an accel_board_top over a serial port) or zynq:UIO,UDMABUF (the accelerator "
-    "in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
+    "uart:PATH[@BAUD] (a board's UART bridge over a serial port) or zynq:UIO,UDMABUF (the "
+    "accelerator in a Zynq's PL: /dev/uioN and /dev/udmabufN)";
 
 // The board of a spec, uart:PATH[@BAUD] or zynq:UIO,UDMABUF; accel::Error "SPEC: ..."
 // when it is malformed. Nothing is opened yet.

@@ -39,7 +39,8 @@ using network::Placement;
 using reference::Value;
 
 struct RunArgs {
-    std::string model, backend = "verilator", hw, input, seed = "1", output, report, trace;
+    std::string model, backend, hw, input, seed = "1", output, report, trace;
+    std::string device;  // a board: the backend is the device's (uart, zynq)
     std::string dump, trace_window, max_cycles, inferences = "1";
     std::string faults;  // a DRAM fault plan for the verilator backend
     bool check = false;
@@ -51,7 +52,9 @@ po::options_description run_options(RunArgs& a) {
         "Runs a fully int8-quantized TFLite model: its convolutions on the device, the\n"
         "other operators on the host (docs/networks.md).\n\noptions");
     d.add_options()
-        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)");
+        ("backend", po::value(&a.backend), "verilator | fsim | ref (default verilator)")
+        ("device", po::value(&a.device), (std::string("run on a board instead of --backend: ") +
+                                          kBoardSpecs).c_str());
     add_hw_option(d, a.hw);
     d.add_options()
         ("input", po::value(&a.input), "the model's input, an int8 .npy of its shape (float32 "
@@ -79,10 +82,19 @@ po::options_description run_options(RunArgs& a) {
 
 std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", fmt::join(shape, "x")); }
 
-void check_args(const RunArgs& a) {
+// Sets a.backend to the device's name when --device is given (verilator when neither is).
+void check_args(RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
-    check_backend_choice(a.backend, a.check, !a.trace.empty());
-    check_max_cycles(a.max_cycles, a.backend);
+    if (!a.device.empty()) {
+        if (!a.backend.empty()) {
+            throw Error("--device: runs on a board; do not also give --backend");
+        }
+        a.backend = device_backend(a.device);
+        if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
+    }
+    if (a.backend.empty()) a.backend = "verilator";
+    if (a.device.empty()) check_backend_choice(a.backend, a.check, !a.trace.empty());
+    check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
     parse_int("--inferences", a.inferences, 1, kMaxInferences);
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
@@ -230,14 +242,20 @@ int run_run(const std::vector<std::string>& args) {
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
     options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };
-    const DeviceFactory factory = on_device(backend) ? backend_factory(a.backend, options)
-                                                     : DeviceFactory{};
+    const DeviceFactory factory = !a.device.empty()   ? board_factory(a.device)
+                                  : on_device(backend) ? backend_factory(a.backend, options)
+                                                       : DeviceFactory{};
     const NetworkRun run = run_model(model, hw, backend, factory, inputs, run_options);
     progress.clear();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     print_table(run);
+    if (!a.device.empty()) {  // over a serial line the transfers can outweigh the runs
+        std::cout << fmt::format("board: {:.3f} s writing and reading its memory, {:.3f} s "
+                                 "running the accelerator (wall time)\n",
+                                 run.transfer_seconds, run.device_seconds);
+    }
     if (run.mismatch) {
         std::cerr << "check: " << describe(*run.mismatch, model) << "\n";
         return 1;

@@ -1,5 +1,7 @@
 #include "devices/uart_device.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -19,6 +21,13 @@ private:
     uart::Link& link_;
 };
 
+namespace {
+
+// Bytes written and read back at each end of the board's memory when the device opens.
+constexpr uint64_t kProbeBytes = 64;
+
+}  // namespace
+
 UartDevice::UartDevice(std::unique_ptr<ByteChannel> channel, const HwParams& params,
                        uint64_t dram_bytes, const UartOptions& options)
     : channel_(std::move(channel)),
@@ -37,6 +46,30 @@ UartDevice::UartDevice(std::unique_ptr<ByteChannel> channel, const HwParams& par
                                 name(), dram_bytes, mem_bytes_));
     }
     check_csr_identity(*regs_, params_, name());
+    probe_memory();
+}
+
+// A memory that reads back wrong data (an SDRAM not initialised, a bad pin, a fault)
+// would make every result wrong: a pattern with every bit both 0 and 1 is written at both
+// ends of the memory and must read back as written, or the device is not used.
+void UartDevice::probe_memory() {
+    const uint64_t n = std::min(kProbeBytes, mem_bytes_ / 2);
+    std::array<uint8_t, kProbeBytes> want{}, got{};
+    for (uint64_t at : {uint64_t{0}, mem_bytes_ - n}) {
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t v = i * 37 + 0x5b;  // the top end gets the inverse
+            want[i] = static_cast<uint8_t>(at == 0 ? v : ~v);
+        }
+        link_->write_mem(static_cast<uint32_t>(at), std::span(want.data(), n));
+        link_->read_mem(static_cast<uint32_t>(at), std::span(got.data(), n));
+        for (uint64_t i = 0; i < n; ++i) {
+            if (got[i] != want[i]) {
+                throw DeviceError(fmt::format(
+                    "{}: the board's memory reads back 0x{:02x} at 0x{:x} where 0x{:02x} was "
+                    "written: its memory is faulty", name(), got[i], at + i, want[i]));
+            }
+        }
+    }
 }
 
 UartDevice::~UartDevice() = default;

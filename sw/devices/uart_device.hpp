@@ -20,9 +20,10 @@ struct UartOptions {
 
 class UartDevice final : public Device {
 public:
-    // Asks the board for its memory size and checks its CSR identity against `params`.
-    // accel::Error when the hardware differs or its memory is smaller than `dram_bytes`;
-    // accel::DeviceError when the board does not answer.
+    // Asks the board for its memory size, checks its CSR identity against `params` and
+    // that its memory reads back what is written. accel::Error when the hardware differs
+    // or its memory is smaller than `dram_bytes`; accel::DeviceError when the board does
+    // not answer or its memory reads back wrong data.
     UartDevice(std::unique_ptr<ByteChannel> channel, const HwParams& params,
                uint64_t dram_bytes, const UartOptions& options);
     ~UartDevice() override;
@@ -39,6 +40,7 @@ public:
 private:
     class Registers;
     void check_range(uint64_t addr, uint64_t n, const char* what) const;
+    void probe_memory();
 
     std::unique_ptr<ByteChannel> channel_;
     std::unique_ptr<uart::Link> link_;

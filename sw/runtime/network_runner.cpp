@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -152,6 +153,9 @@ private:
     void write_convs(const Step& s);
     LayerPrograms write_layer(const Step& s, size_t index, const PlacedLayer& p);
     void write_program(const PlacedProgram& at, const std::vector<isa::Insn>& insns);
+    // The device's DRAM, timed into transfer_seconds.
+    void write_dram(uint64_t addr, std::span<const uint8_t> bytes);
+    void read_dram(uint64_t addr, std::span<uint8_t> bytes);
     // The device address of an arena tensor, plus `slab` bytes into it.
     uint32_t arena_address(int tensor, int64_t slab = 0) const {
         return arena_base_ + static_cast<uint32_t>(plan_.arena.at(tensor).offset + slab);
@@ -267,6 +271,18 @@ void Runner::write_convs(const Step& s) {
     write_program(chain.steady, chain_programs(later));
 }
 
+void Runner::write_dram(uint64_t addr, std::span<const uint8_t> bytes) {
+    const auto start = std::chrono::steady_clock::now();
+    device_->write_dram(addr, bytes);
+    out_.transfer_seconds += seconds_since(start);
+}
+
+void Runner::read_dram(uint64_t addr, std::span<uint8_t> bytes) {
+    const auto start = std::chrono::steady_clock::now();
+    device_->read_dram(addr, bytes);
+    out_.transfer_seconds += seconds_since(start);
+}
+
 void Runner::write_program(const PlacedProgram& at, const std::vector<isa::Insn>& insns) {
     if (insns.size() != at.instructions) {
         throw std::logic_error(fmt::format("a program of {} instructions where {} were predicted",
@@ -274,7 +290,7 @@ void Runner::write_program(const PlacedProgram& at, const std::vector<isa::Insn>
     }
     std::vector<uint8_t> bytes(insns.size() * isa::kInsnBytes);
     isa::encode_program(insns, bytes.data());
-    device_->write_dram(at.base, bytes);
+    write_dram(at.base, bytes);
 }
 
 // The part of a buffer a layer uses: its own region when what it keeps there stays on
@@ -303,7 +319,7 @@ LayerPrograms Runner::write_layer(const Step& s, size_t index, const PlacedLayer
     std::vector<uint8_t> block(program.layout.dram_bytes - p.base, 0);
     isa::encode_program(program.insns, block.data());
     pack_constants(program, hw_, c.weights, c.bias, block, p.base);
-    device_->write_dram(p.base, block);
+    write_dram(p.base, block);
     out.first = std::move(program.insns);
     if (!resident) return out;
     at.weights.loaded = c.resident->weights.has_value();
@@ -322,7 +338,7 @@ void Runner::write_add(const Step& s) {
     std::vector<uint8_t> block(program.constants_base - p.base, 0);
     isa::encode_program(program.insns, block.data());
     block.insert(block.end(), program.constants.begin(), program.constants.end());
-    device_->write_dram(p.base, block);
+    write_dram(p.base, block);
 }
 
 // The host's copy of a tensor: read back from the arena, or a RESHAPE of another.
@@ -337,7 +353,7 @@ const Value& Runner::host_value(int tensor) {
     } else if (on_device_.count(tensor) != 0) {
         const std::vector<int64_t> nhwc = network::nhwc_of(desc.shape);
         std::vector<uint8_t> bytes(static_cast<size_t>(activation_bytes(nhwc, hw_)));
-        device_->read_dram(arena_address(tensor), bytes);
+        read_dram(arena_address(tensor), bytes);
         v = Value::of(unpack_activation(bytes, nhwc, hw_));
         v.shape = desc.shape;
     } else {
@@ -352,7 +368,7 @@ void Runner::to_device(int tensor, const std::vector<int64_t>& nhwc) {
     if (on_device_.count(tensor) != 0) return;
     TensorI8 x = host_value(tensor).as_i8();
     x.shape = nhwc;
-    device_->write_dram(arena_address(tensor), pack_activation(x, hw_));
+    write_dram(arena_address(tensor), pack_activation(x, hw_));
     on_device_.insert(tensor);
 }
 

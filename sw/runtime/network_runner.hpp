@@ -65,7 +65,8 @@ struct NetworkRun {
     int64_t constant_bytes = 0;  // programs, weights and parameters of every layer
     int64_t tensors_checked = 0, elements_checked = 0;
     std::optional<Mismatch> mismatch;  // --check stops at the first
-    double device_seconds = 0;
+    double device_seconds = 0;    // wall time of Device::run
+    double transfer_seconds = 0;  // wall time of Device::write_dram and read_dram
     // With `keep_tensors`: every tensor an operator wrote, by tensor index (not those
     // of folded operators, which never exist).
     std::map<int, reference::Value> tensors;

@@ -53,6 +53,24 @@ TEST(CliRun, RefusesBadInvocationsWithOneLine) {
     EXPECT_FALSE(std::filesystem::exists(dir.file("y.npy")));
 }
 
+// --device: a board instead of a backend, checked before the model is read.
+TEST(CliRun, RefusesBadDeviceChoicesWithOneLine) {
+    TempDir dir("run");
+    write_bytes(dir.file("garbage.tflite"), std::string(64, 'x'));
+    const std::string model = dir.file("garbage.tflite");
+    expect_one_error_line(run_accel({"run", model, "--device", "uart:/dev/ttyUSB0", "--backend",
+                                     "fsim"}),
+                          "--device: runs on a board; do not also give --backend");
+    expect_one_error_line(run_accel({"run", model, "--device", "usb:0"}), "--device usb:0: unknown");
+    expect_one_error_line(run_accel({"run", model, "--device", "uart:"}), "names no serial port");
+    expect_one_error_line(run_accel({"run", model, "--device", "uart:/dev/ttyUSB0", "--trace",
+                                     dir.file("t.fst")}),
+                          "--trace: only the verilator backend");
+    expect_one_error_line(run_accel({"run", model, "--device", "uart:/dev/ttyUSB0", "--max-cycles",
+                                     "100"}),
+                          "--max-cycles");
+}
+
 // Before the model is read: the model here is garbage.
 TEST(CliRun, InferencesMustBeAPositiveCount) {
     TempDir dir("run");
