@@ -35,10 +35,12 @@ module accel_prim_mul_reg #(
     wire [17:0] b18 = 18'({{(18 - B_W + 1){B_SIGNED & b_i[B_W-1]}}, b_i});
     wire [35:0] p36;
     // The pins are connected as Yosys' own DSP mapping connects them (C and SOURCEA/B to
-    // 0), and the registers' CLK0/CE0/CE1 besides. The product's bits above P_W, the unused
-    // clock, enable and reset pins and the shift chain are left open: tied to 0, they were
-    // 45 more arcs of the ground net per DSP, and nextpnr failed to route one of them in
-    // the tiny config (docs/fpga.md, timing round six).
+    // 0), and the registers' CLK0/CE0/CE1/RST0 besides: RST0 tied to 0, since the device
+    // gives an unrouted reset pin no defined value (and the netlist simulation then a
+    // random one). The product's bits above P_W, the unused clock, enable and reset pins
+    // and the shift chain are left open: tied to 0, they were 44 more arcs of the ground
+    // net per DSP, and nextpnr failed to route one of them in the tiny config
+    // (docs/fpga.md, timing round six).
     /* verilator lint_off PINCONNECTEMPTY */
     /* verilator lint_off UNUSEDSIGNAL */
     MULT18X18D #(
@@ -61,7 +63,7 @@ module accel_prim_mul_reg #(
         .SIGNEDA(A_SIGNED), .SIGNEDB(B_SIGNED), .SOURCEA(1'b0), .SOURCEB(1'b0),
         .CLK0(clk_i), .CLK1(), .CLK2(), .CLK3(),
         .CE0(in_ce_i), .CE1(out_ce_i), .CE2(), .CE3(),
-        .RST0(), .RST1(), .RST2(), .RST3(),
+        .RST0(1'b0), .RST1(), .RST2(), .RST3(),
         .SRIA17(), .SRIA16(), .SRIA15(), .SRIA14(), .SRIA13(), .SRIA12(), .SRIA11(),
         .SRIA10(), .SRIA9(), .SRIA8(), .SRIA7(), .SRIA6(), .SRIA5(), .SRIA4(), .SRIA3(),
         .SRIA2(), .SRIA1(), .SRIA0(),
