@@ -224,7 +224,17 @@ module accel_compute_unit #(
     `ACCEL_ASSERT_INIT(a_core_latency, u_core.LATENCY == CORE_LATENCY)
 
     // ---------------------------------------------------------------- stage 2: start read
-    assign acc_re_o     = p2_vld_q && p2_rd_q && !p2_fwd2_q && !g.init;
+    // The ACC read enable is a register, worked out in stage 1 (the instruction stays the
+    // same until its final step leaves stage 4): the drain yields to it, and its grant
+    // fans out to the drain's counters (docs/fpga.md, timing).
+    logic p2_acc_re_q;
+    always_ff @(posedge clk_i) begin
+        if (rst_i) p2_acc_re_q <= 1'b0;
+        else p2_acc_re_q <= p1_vld_q && p1_rd_q && !fwd2 && !g.init;
+    end
+    assign acc_re_o     = p2_acc_re_q;
+    `ACCEL_ASSERT(a_acc_re_stage2, acc_re_o == (p2_vld_q && p2_rd_q && !p2_fwd2_q && !g.init),
+                  clk_i, rst_i)
     assign acc_raddr_o  = p2_acc_addr_q;
     assign bias_re_o    = p2_vld_q && p2_rd_q && g.init;
     assign bias_raddr_o = p2_prm_addr_q;

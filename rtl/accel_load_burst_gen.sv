@@ -6,8 +6,10 @@
 // most AXI_MAX_BURST_BEATS (16) beats, never crosses an AXI_PAGE_BYTES (4 KiB) boundary
 // (accel_isa_pkg, from sw/hw/dram_bus.hpp) and never spans two segments. At most
 // MAX_OUTSTANDING bursts are in flight (AR accepted, last beat not yet arrived).
-// The next burst is computed from registers only, so one AR can issue per cycle
-// (segments of a single beat still stream at a beat per cycle).
+// The next burst is computed from registers only: a segment's first burst can issue in
+// the cycle after the previous one (segments of a single beat stream at a beat per
+// cycle), its later bursts every other cycle (they follow a burst of 16 beats, or one
+// cut at a page's end).
 `include "accel_assert.svh"
 `default_nettype none
 
@@ -131,7 +133,11 @@ module accel_load_burst_gen #(
         page_rest = PG_W'(PAGE_BEATS) - PG_W'(beat);
     endfunction
 
-    assign ar_valid_o = active_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
+    // A segment's later burst is worked out in the cycle after the one before it went
+    // out (settle_q), from left_q and to_page_q, not through their subtraction: such
+    // bursts are those of a long segment, whose data takes a cycle a beat anyway.
+    logic settle_q;
+    assign ar_valid_o = active_q && !settle_q && (cnt_q != CNT_W'(MAX_OUTSTANDING));
     assign ar_addr_o  = addr_q;
     assign ar_len_o   = 8'(beats_q) - 8'd1;
     assign idle_o     = !active_q && (cnt_q == '0);
@@ -205,7 +211,6 @@ module accel_load_burst_gen #(
                 addr_q    <= addr_q + (32'(beats_q) << BB_LG);
                 left_q    <= left_n;
                 to_page_q <= to_page_n;
-                {seg_end_q, beats_q} <= burst(left_n, to_page_n);
             end else begin
                 addr_q    <= new_seg;
                 left_q    <= seg_beats_q;
@@ -222,7 +227,14 @@ module accel_load_burst_gen #(
                     row_q   <= next_plane;
                 end
             end
+        end else if (settle_q) begin
+            {seg_end_q, beats_q} <= burst(left_q, to_page_q);
         end
+    end
+
+    always_ff @(posedge clk_i) begin
+        if (rst_i || start_i) settle_q <= 1'b0;
+        else settle_q <= ar_fire && !seg_end_q;
     end
 
     always_ff @(posedge clk_i) begin
@@ -249,8 +261,8 @@ module accel_load_burst_gen #(
     `ACCEL_ASSERT(a_burst_in_page,
                   ar_valid_o |-> 13'(ar_addr_o[11:BB_LG]) + 13'(ar_len_o) < 13'(PAGE_BEATS),
                   clk_i, rst_i)
-    // The first burst of each segment is what the general rule gives.
-    `ACCEL_ASSERT(a_segment_burst, active_q && left_q == seg_beats_q |->
+    // Every burst shown is what the general rule gives.
+    `ACCEL_ASSERT(a_segment_burst, active_q && !settle_q |->
                   {seg_end_q, beats_q} == burst(left_q, to_page_q), clk_i, rst_i)
     `ACCEL_ASSERT_KNOWN(a_ar_valid_known, {ar_valid_o, idle_o}, clk_i, rst_i)
 endmodule

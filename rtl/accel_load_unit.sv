@@ -36,6 +36,10 @@ module accel_load_unit #(
     input  wire logic               rst_i,
     input  wire logic               insn_valid_i,
     input  wire logic [accel_isa_pkg::INSN_BITS-1:0] insn_i,
+    // What accel_load_segment_head worked out of insn_i as it entered the queue: its
+    // entries lie apart (a segment per entry), its segment's beats saturated.
+    input  wire logic               seg_apart_i,
+    input  wire logic [$clog2(accel_isa_pkg::AXI_MAX_BURST_BEATS + 2)-1:0] seg_head_i,
     output logic                    insn_done_o,
     // Tokens with the next unit (compute): cp2ld is popped, ld2cp pushed.
     input  wire logic               next_avail_i,
@@ -126,57 +130,22 @@ module accel_load_unit #(
     logic            unused_insn;  // fields checked by fetch or used by other units
     assign unused_insn = ^ld;
 
-    // A row is read as one segment when its entries are contiguous in DRAM (x stride 0
-    // or one entry), else as one segment per entry (docs/isa.md, LOAD).
+    // A row is read as one segment when its entries are contiguous in DRAM, else as one
+    // segment per entry (seg_apart_i; docs/isa.md, LOAD). The product reaches the burst
+    // generator's registers only; its first burst starts from seg_head_i.
     logic [RB_W-1:0] entry_beats, seg_beats;
-    logic [31:0]     entry_bytes;
     logic [15:0]     seg_count;
-    logic            entries_apart;
     always_comb begin
         unique case (f_buffer)
-            BUF_INP: begin
-                entry_beats = RB_W'(INP_BPE);
-                entry_bytes = 32'(INP_EB);
-            end
-            BUF_WGT: begin
-                entry_beats = RB_W'(WGT_BPE);
-                entry_bytes = 32'(WGT_EB);
-            end
-            default: begin
-                entry_beats = RB_W'(PRM_BPE);
-                entry_bytes = 32'(PRM_EB);
-            end
+            BUF_INP: entry_beats = RB_W'(INP_BPE);
+            BUF_WGT: entry_beats = RB_W'(WGT_BPE);
+            default: entry_beats = RB_W'(PRM_BPE);
         endcase
-        entries_apart = ld.dram_x_stride != '0 && ld.dram_x_stride != entry_bytes;
-        seg_beats     = entries_apart ? entry_beats : RB_W'(f_x_size) * entry_beats;
-        seg_count     = entries_apart ? f_x_size : 16'd1;
+        seg_beats = seg_apart_i ? entry_beats : RB_W'(f_x_size) * entry_beats;
+        seg_count = seg_apart_i ? f_x_size : 16'd1;
     end
     logic [BI_W-1:0] bpe_last;
     assign bpe_last = BI_W'(entry_beats - RB_W'(1));
-
-    // The segment's beats saturated at a burst plus one, for the generator's first burst:
-    // worked out from x_size by comparisons and a narrow product, beside the wide product
-    // (a DSP), which then reaches registers only (docs/fpga.md, timing).
-    localparam int HEAD_SAT = accel_isa_pkg::AXI_MAX_BURST_BEATS + 1;
-    localparam int HEAD_W = $clog2(HEAD_SAT + 1);
-    // (x * beats, saturated at HEAD_SAT; shifts and additions for a constant beats)
-    function automatic logic [HEAD_W-1:0] head_beats(input logic [15:0] x, input int beats);
-        logic [HEAD_W+4:0] p;
-        p = '0;
-        for (int i = 0; i < HEAD_W; i++) begin
-            if (((beats >> i) & 1) != 0) p = p + ((HEAD_W+5)'(x[HEAD_W-1:0]) << i);
-        end
-        if (beats >= HEAD_SAT || x >= 16'((HEAD_SAT + beats - 1) / beats)) head_beats = HEAD_W'(HEAD_SAT);
-        else head_beats = HEAD_W'(p);
-    endfunction
-    logic [HEAD_W-1:0] seg_head;
-    always_comb begin
-        unique case (f_buffer)
-            BUF_INP: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, INP_BPE);
-            BUF_WGT: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, WGT_BPE);
-            default: seg_head = head_beats(entries_apart ? 16'd1 : f_x_size, PRM_BPE);
-        endcase
-    end
 
     // ---- Control.
     accel_isa_pkg::unit_state_e state_q;
@@ -251,7 +220,7 @@ module accel_load_unit #(
         .x_stride_i  (ld.dram_x_stride),
         .seg_count_i (seg_count),
         .seg_beats_i (seg_beats),
-        .seg_head_i  (seg_head),
+        .seg_head_i  (seg_head_i),
         .halt_i      (halt),
         .ar_valid_o  (ar_valid_o),
         .ar_ready_i  (ar_ready_i),
@@ -266,6 +235,15 @@ module accel_load_unit #(
         .clk_i, .rst_i, .valid_i(ar_valid_o), .ready_i(ar_ready_i),
         .payload_i({ar_addr_o, ar_len_o}));
 `endif
+    // The queue's segment flag is the instruction's (its head beats: a_head_saturates in
+    // the generator).
+`ifdef ACCEL_ASSERT_ON
+    logic [31:0] entry_bytes;
+    assign entry_bytes = 32'((f_buffer == BUF_INP) ? INP_EB : (f_buffer == BUF_WGT) ? WGT_EB
+                                                                                   : PRM_EB);
+`endif
+    `ACCEL_ASSERT(a_seg_apart, start |-> seg_apart_i == (ld.dram_x_stride != '0
+                  && ld.dram_x_stride != entry_bytes), clk_i, rst_i)
     // Reads belong to an instruction: issued while it runs, or still held when it halted.
     `ACCEL_ASSERT(a_ar_while_running, ar_valid_o |-> state_q == S_BUSY || state_q == S_HALT,
                   clk_i, rst_i)

@@ -128,9 +128,20 @@ module accel_top #(
     logic [INSN_BITS-1:0] load_insn, gemm_insn, drain_insn;
     logic load_done, gemm_done, drain_done;
 
-    accel_prim_fifo_sync #(.WIDTH(INSN_BITS), .DEPTH(QUEUE_DEPTH), .PUSH_STAGE(1)) u_load_queue (
-        .clk_i, .rst_i(unit_rst), .push_i(load_push), .wdata_i(dispatch_insn),
-        .full_o(load_full), .pop_i(load_done), .rdata_o(load_insn), .empty_o(load_empty));
+    // A LOAD enters its queue with its segments' head (timing: the load unit's first
+    // burst starts from registers).
+    localparam int SEG_HEAD_W = $clog2(accel_isa_pkg::AXI_MAX_BURST_BEATS + 2);
+    logic                  dispatch_seg_apart, load_seg_apart;
+    logic [SEG_HEAD_W-1:0] dispatch_seg_head, load_seg_head;
+    accel_load_segment_head #(.BATCH(BATCH), .BLOCK_IN(BLOCK_IN), .BLOCK_OUT(BLOCK_OUT),
+                              .BEAT_BYTES(BEAT_BYTES)) u_load_segment_head (
+        .insn_i(dispatch_insn), .apart_o(dispatch_seg_apart), .head_o(dispatch_seg_head));
+    accel_prim_fifo_sync #(.WIDTH(INSN_BITS + 1 + SEG_HEAD_W), .DEPTH(QUEUE_DEPTH),
+                           .PUSH_STAGE(1)) u_load_queue (
+        .clk_i, .rst_i(unit_rst), .push_i(load_push),
+        .wdata_i({dispatch_seg_apart, dispatch_seg_head, dispatch_insn}),
+        .full_o(load_full), .pop_i(load_done),
+        .rdata_o({load_seg_apart, load_seg_head, load_insn}), .empty_o(load_empty));
     // A GEMM enters its queue with the flags of its loop extents that are 1 (timing: the
     // compute unit's first step reads them from registers).
     logic [5:0] dispatch_gemm_ones, gemm_ones;
@@ -254,6 +265,7 @@ module accel_top #(
                 .BEAT_BYTES(BEAT_BYTES), .INP_DEPTH(INP_DEPTH), .WGT_DEPTH(WGT_DEPTH),
                 .PRM_DEPTH(PRM_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_load (
         .clk_i, .rst_i(unit_rst), .insn_valid_i(!load_empty), .insn_i(load_insn),
+        .seg_apart_i(load_seg_apart), .seg_head_i(load_seg_head),
         .insn_done_o(load_done),
         .next_avail_i(cp2ld_avail), .next_pop_o(cp2ld_pop), .next_push_o(ld2cp_push),
         .ar_valid_o(load_ar_valid), .ar_ready_i(load_ar_ready), .ar_addr_o(load_ar_addr),

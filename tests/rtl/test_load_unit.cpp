@@ -20,6 +20,7 @@
 
 #include "Vaccel_load_unit.h"
 #include "Vaccel_load_unit___024root.h"  // the elaborated parameters (built with --public)
+#include "hw/dram_bus.hpp"
 #include "hw/isa.hpp"
 #include "bench_util.hpp"
 
@@ -62,6 +63,16 @@ uint32_t entry_bytes(isa::Buffer b) {
 // The DRAM bytes between a row's entries (docs/isa.md, LOAD: 0 means one entry).
 uint32_t x_stride(const isa::Load& ld) {
     return ld.dram_x_stride != 0 ? ld.dram_x_stride : entry_bytes(ld.buffer);
+}
+
+// What accel_load_segment_head hands the unit with each LOAD (docs/isa.md, LOAD): its
+// entries lie apart (a segment per entry), and a segment's beats saturated at a burst
+// plus one.
+bool segments_apart(const isa::Load& ld) { return x_stride(ld) != entry_bytes(ld.buffer); }
+uint32_t segment_head(const isa::Load& ld) {
+    const uint64_t beats = uint64_t{segments_apart(ld) ? 1u : ld.x_size} *
+                           (entry_bytes(ld.buffer) / kCfg.beat_bytes);
+    return static_cast<uint32_t>(std::min<uint64_t>(beats, dram_bus::kMaxBurstBeats + 1));
 }
 
 uint32_t rd32(const uint8_t* p) { return p[0] | p[1] << 8 | p[2] << 16 | uint32_t{p[3]} << 24; }
@@ -185,6 +196,7 @@ public:
     void push(const isa::Load& ld) {
         const auto w = isa::encode(ld);
         queue.emplace_back(w.begin(), w.end());
+        heads.push_back({segments_apart(ld), segment_head(ld)});
         const uint32_t eb = entry_bytes(ld.buffer), xs = x_stride(ld);
         const uint32_t segments = xs == eb ? 1 : ld.x_size;  // per row
         for (uint32_t z = 0; z < ld.z_size; ++z) {
@@ -202,7 +214,11 @@ public:
     // One clock cycle.
     void step() {
         m.insn_valid_i = !queue.empty();
-        if (!queue.empty()) set_wide_bytes(m.insn_i, queue.front());
+        if (!queue.empty()) {
+            set_wide_bytes(m.insn_i, queue.front());
+            m.seg_apart_i = heads.front().apart;
+            m.seg_head_i = heads.front().head;
+        }
         m.next_avail_i = tokens_in > 0;
         slave.drive(m, now);
         m.eval();
@@ -218,7 +234,7 @@ public:
         if (m.insn_done_o) {
             EXPECT_FALSE(queue.empty());
             EXPECT_EQ(slave.in_flight(), 0u) << "done with beats outstanding at " << now;
-            if (!queue.empty()) queue.pop_front();
+            if (!queue.empty()) queue.pop_front(), heads.pop_front();
             done_cycles.push_back(now);
         }
         if (m.err_o != 0) err_pulses.push_back({now, m.err_o});
@@ -251,6 +267,12 @@ public:
     AxiSlave slave;
     Sram inp, wgt, prm, exp_inp, exp_wgt, exp_prm;
     std::deque<std::vector<uint8_t>> queue;
+    // Beside each queued LOAD, what accel_load_segment_head works out of it in accel_top.
+    struct SegmentHead {
+        bool apart;
+        uint32_t head;
+    };
+    std::deque<SegmentHead> heads;
     uint64_t now = 0;
     int tokens_in = 0, tokens_out = 0, pops = 0;
     std::vector<uint64_t> done_cycles, start_cycles, ar_cycles;
