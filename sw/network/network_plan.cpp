@@ -188,7 +188,7 @@ ConvLayer fully_connected_layer(const Model& m, const Operator& op, const FullyC
     c.layer.shape = {s[0], s[1], s[2], s[3], w.shape[0], s[1], s[2]};  // H x W, VALID
     c.layer.params.input_zero_point = -fc.input_offset;
     c.layer.params.output_zero_point = fc.output_offset;
-    if (match == Match::opt) {
+    if (reference::fully_connected_fixed_point(match)) {
         c.layer.params.multiplier = fc.multiplier;
         c.layer.params.shift = fc.shift;
         c.layer.params.round_up = reference::final_shift_rounds_up(match, op.kind);

@@ -115,7 +115,7 @@ Value Evaluation::fully_connected() const {
     FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
         in(1).quant.zero_point.at(0), quant_params(out()));
-    if (match_ == Match::opt) {
+    if (fully_connected_fixed_point(match_)) {
         p.requantization = FullyConnectedRequantization::FixedPoint;
         p.round_up = final_shift_rounds_up(match_, op_.kind);
     }

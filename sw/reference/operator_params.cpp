@@ -176,6 +176,8 @@ bool final_shift_rounds_up(Match match, graph::OpKind kind) {
            kind == graph::OpKind::DepthwiseConv2d;
 }
 
+bool fully_connected_fixed_point(Match match) { return match == Match::opt; }
+
 Conv2dOperator conv2d_operator(const Model& m, const Operator& conv, Match match) {
     Conv2dOperator c{window_layer(m, conv, match), conv_weights_hwio(m, conv), {}};
     c.layer.shape.c = m.tensor(conv.inputs[0]).shape[3];

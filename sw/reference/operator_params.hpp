@@ -77,6 +77,11 @@ Conv2dLayer window_layer(const graph::Model& m, const graph::Operator& op,
 // kernels do (docs/semantics.md, "Matching a runtime").
 bool final_shift_rounds_up(Match match, graph::OpKind kind);
 
+// Whether, to match `match`, FULLY_CONNECTED requantizes with Prepare's fixed-point
+// multiplier and shift (LiteRT's optimized kernel) rather than the reference kernel's
+// double scale (ops/fully_connected.hpp).
+bool fully_connected_fixed_point(Match match);
+
 // A CONV_2D as the conv2d that ops/ computes, validated.
 struct Conv2dOperator {
     Conv2dLayer layer;
