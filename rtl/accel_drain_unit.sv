@@ -19,12 +19,12 @@
 // mode, and the next starts only once they are written, so the two paths never meet.
 //
 // QUANT holds each channel's PRM multiplier and shift words unchanged; the drain makes
-// accel_requant's lanes of them ({left, amount, multiplier}, the shift clamped to
-// [PRM_SHIFT_MIN, PRM_SHIFT_MAX]). Double-scale mode (the `double_scale` bit) reads the
-// two words as a double's bits instead, and its beats go through
-// accel_double_requant_serial beside accel_requant. That pipeline takes a lane a cycle,
-// so a double-scale beat is read BEAT_BYTES times, the last read's data going on, before
-// the sequencer moves on; the writer takes whichever pipeline's result.
+// accel_requant's lanes of them ({round_up, left, amount, multiplier}, the shift clamped
+// to [PRM_SHIFT_MIN, PRM_SHIFT_MAX], round_up the instruction's). Double-scale mode (the
+// `double_scale` bit) reads the two words as a double's bits instead, and its beats go
+// through accel_double_requant_serial beside accel_requant. That pipeline takes a lane a
+// cycle, so a double-scale beat is read BEAT_BYTES times, the last read's data going on,
+// before the sequencer moves on; the writer takes whichever pipeline's result.
 //
 // Tokens: pop_prev is taken in the start cycle; push_prev is given with insn_done_o,
 // after every B response of the instruction arrived. A B response with an error pulses
@@ -114,7 +114,7 @@ module accel_drain_unit #(
     logic [PRM_AW-1:0] prm_base;
     logic [31:0] dram_base, dram_kb, dram_y, dram_x, dram_b;
     logic [7:0]  zy, act_min, act_max;
-    logic        add_mode, double_mode;
+    logic        add_mode, double_mode, round_up;
     logic [ACC_AW-1:0] acc_add;
     logic [accel_isa_pkg::DRAIN_ADD_SHIFT_W-1:0] add_shift;
 
@@ -140,6 +140,7 @@ module accel_drain_unit #(
     assign act_max   = d.act_max;
     assign add_mode  = d.add;
     assign double_mode = d.double_scale;
+    assign round_up    = d.round_up;
     assign acc_add   = d.acc_add[ACC_AW-1:0];
     assign add_shift = d.add_shift;
 
@@ -321,7 +322,7 @@ module accel_drain_unit #(
     // accel_requant's lane of a QUANT lane: the shift, clamped, as a direction and an
     // amount.
     localparam int EW = accel_isa_pkg::QUANT_AMOUNT_W;
-    function automatic logic [QL-1:0] quant_lane(input logic [QWL-1:0] words);
+    function automatic logic [QL-1:0] quant_lane(input logic [QWL-1:0] words, input logic up);
         logic signed [31:0] shift;
         logic               left;
         logic [EW-1:0]      amount;
@@ -334,6 +335,7 @@ module accel_drain_unit #(
         quant_lane[31:0] = words[31:0];
         quant_lane[accel_isa_pkg::QUANT_AMOUNT_LO +: EW] = amount;
         quant_lane[accel_isa_pkg::QUANT_LEFT_LO] = left;
+        quant_lane[accel_isa_pkg::QUANT_ROUND_UP_LO] = up;
     endfunction
 
     logic [QUANT_BEAT_W-1:0]  beat_words;  // the beat's QUANT lanes, as stored
@@ -373,13 +375,13 @@ module accel_drain_unit #(
             r3_second    <= r2_second;
             r3_acc       <= r2_acc;
             r3_words     <= r2_words;
-            r3_op_quant  <= quant_lane(r2_add_words[(r2_second ? QWL : 0) +: QWL]);
-            r3_out_quant <= quant_lane(r2_add_words[2*QWL +: QWL]);
+            r3_op_quant  <= quant_lane(r2_add_words[(r2_second ? QWL : 0) +: QWL], round_up);
+            r3_out_quant <= quant_lane(r2_add_words[2*QWL +: QWL], round_up);
         end
     end
     for (genvar j = 0; j < BEAT_BYTES; j++) begin : g_beat_quant
         always_ff @(posedge clk_i) begin
-            if (r2_plain) r3_quant[QL*j +: QL] <= quant_lane(r2_words[QWL*j +: QWL]);
+            if (r2_plain) r3_quant[QL*j +: QL] <= quant_lane(r2_words[QWL*j +: QWL], round_up);
         end
     end
 

@@ -176,7 +176,8 @@ module accel_insn_check #(
                            d.n_x == '0 || $signed(d.act_min) > $signed(d.act_max) ||
                            misaligned(32'(d.dram_base)) || misaligned(32'(d.dram_kb)) ||
                            misaligned(32'(d.dram_y)) || misaligned(32'(d.dram_x)) ||
-                           misaligned(32'(d.dram_b)) || (d.add && d.double_scale);
+                           misaligned(32'(d.dram_b)) || (d.add && d.double_scale) ||
+                           (d.round_up && d.double_scale);
 
     // Extents - 1, in the field's own width (a zero extent wraps, but is illegal anyway).
     logic [accel_isa_pkg::GEMM_N_KB_W-1:0]  g_n_kb_m1;

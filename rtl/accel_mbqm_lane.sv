@@ -1,7 +1,9 @@
 // One lane of TFLite's MultiplyByQuantizedMultiplier (docs/semantics.md) as a pipeline
 // of STAGES register stages: x = RDBPOT(SRDHM(acc << l, multiplier), r), where the quant
-// lane {left, amount, multiplier} gives l = pre + (left ? amount : 0) and
-// r = left ? 0 : amount, and acc << l wraps in 32 bits. pre (pre_shift_i) is the add
+// lane {round_up, left, amount, multiplier} gives l = pre + (left ? amount : 0) and
+// r = left ? 0 : amount, and acc << l wraps in 32 bits. With round_up, RDBPOT's ties
+// go upward (accel::rdbpot_up, LiteRT's optimized kernels) instead of away from zero:
+// one bit less in the threshold, no stage more. pre (pre_shift_i) is the add
 // mode's shift of its operands: one shifter by the sum of the two amounts rather than
 // two shifters in a row (docs/fpga.md, timing). Bit-exact with accel::mbqm for every 32-bit input,
 // including negative multipliers and INT32_MIN * INT32_MIN (saturates to INT32_MAX).
@@ -17,7 +19,7 @@
 //   3 the middle partial product: (ah + al) * (mh + ml) - hh - ll
 //   4 the product's low 33 and high 34 bits, two independent sums
 //   5 SRDHM: the product's bits [62:30], rounded, in one sum
-//   6 RDBPOT's shift, remainder and threshold
+//   6 RDBPOT's shift, remainder and threshold (round_up: without the sign's 1)
 //   7 RDBPOT's rounding
 `default_nettype none
 
@@ -31,7 +33,7 @@ module accel_mbqm_lane #(
     input  wire logic [STAGES-1:0]  ld_i,     // stage s loads this cycle
     input  wire logic signed [31:0] acc_i,
     input  wire logic [PRE_W-1:0]   pre_shift_i,  // left shift before the lane's own
-    input  wire logic [QL-1:0]      quant_i,  // {left, amount, multiplier[31:0]}
+    input  wire logic [QL-1:0]      quant_i,  // {round_up, left, amount, multiplier[31:0]}
     output logic signed [31:0]      x_o
 );
     // SRDHM: gemmlowp computes (p + nudge) / 2^31 with C (truncating) division,
@@ -59,6 +61,7 @@ module accel_mbqm_lane #(
     logic      [EW-1:0] amount;
     logic signed [31:0] a0_q, m0_q;        // stage 0: operands, a0 = acc << l
     (* mem2reg *) logic [EW-1:0] e_q [6];  // right-shift amount r, stages 0-5
+    logic         [5:0] up_q;              // round_up, stages 0-5 ([s])
     logic         [3:0] sat_q;             // INT32_MIN * INT32_MIN, stages 1-4 ([s-1])
     logic signed [31:0] hh2_q;             // stage 2: partial products (stage 1: in the
     logic signed [35:0] ss2_q;             //          multipliers)
@@ -110,6 +113,7 @@ module accel_mbqm_lane #(
             a0_q   <= acc_i << (LW'(pre_shift_i) + (left ? LW'(amount) : LW'(0)));  // wraps, as TFLite
             m0_q   <= quant_i[31:0];
             e_q[0] <= left ? EW'(0) : amount;
+            up_q[0] <= quant_i[accel_isa_pkg::QUANT_ROUND_UP_LO];
         end
         if (ld_i[1]) sat_q[0] <= (a0_q == 32'sh80000000) && (m0_q == 32'sh80000000);
         if (ld_i[3]) begin
@@ -126,10 +130,10 @@ module accel_mbqm_lane #(
         if (ld_i[6]) begin
             sh6_q  <= x5_q >>> e_q[5];
             rem6_q <= x5_q & mask5;
-            thr6_q <= (mask5 >> 1) + {31'd0, x5_q[31]};
+            thr6_q <= (mask5 >> 1) + {31'd0, x5_q[31] && !up_q[5]};
         end
         if (ld_i[7]) r7_q <= sh6_q + ((rem6_q > thr6_q) ? 32'sd1 : 32'sd0);
-        for (int s = 1; s <= 5; s++) if (ld_i[s]) e_q[s] <= e_q[s-1];
+        for (int s = 1; s <= 5; s++) if (ld_i[s]) {e_q[s], up_q[s]} <= {e_q[s-1], up_q[s-1]};
         for (int s = 2; s <= 4; s++) if (ld_i[s]) sat_q[s-1] <= sat_q[s-2];
     end
 

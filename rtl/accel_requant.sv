@@ -1,8 +1,9 @@
 // Per-lane int8 requantization of int32 accumulators (docs/semantics.md, docs/isa.md
 // "DRAIN"), TFLite's MultiplyByQuantizedMultiplier:
 //   q = clamp(zy + RDBPOT(SRDHM(acc << l, multiplier), r), act_min, act_max)
-// where the quant lane {left, amount, multiplier} gives l = left ? amount : 0 and
-// r = left ? 0 : amount, and acc << l wraps in 32 bits. Bit-exact with accel::mbqm for
+// where the quant lane {round_up, left, amount, multiplier} gives l = left ? amount : 0
+// and r = left ? 0 : amount, and acc << l wraps in 32 bits; round_up rounds RDBPOT's
+// ties upward (accel::mbqm_up). Bit-exact with accel::mbqm for
 // every 32-bit input, including negative multipliers and INT32_MIN * INT32_MIN
 // (saturates to INT32_MAX).
 //
@@ -25,7 +26,7 @@ module accel_requant #(
     input  wire logic                 en_i,       // advance the pipeline this cycle
     input  wire logic                 valid_i,
     input  wire logic [32*LANES-1:0]  acc_i,      // lane j: int32 accumulator
-    input  wire logic [QL*LANES-1:0]  quant_i,    // lane j: {left, amount, multiplier[31:0]}
+    input  wire logic [QL*LANES-1:0]  quant_i,    // lane j: {round_up, left, amount, multiplier[31:0]}
     input  wire logic [7:0]           zy_i,       // int8 output zero point
     input  wire logic [7:0]           act_min_i,  // int8
     input  wire logic [7:0]           act_max_i,  // int8

@@ -190,7 +190,7 @@ def plan(x=None, w=None, *, shape=None, kernel=None, out_channels=None, stride=1
 
 
 def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, check=False,
-               trace=None, trace_window=None, inferences=1, device=None):
+               trace=None, trace_window=None, inferences=1, device=None, match="ref"):
     """A whole int8 TFLite model, as ``accel run`` runs it.
 
     inputs: one array per model input (int8, or float32 for a model that quantizes its
@@ -200,8 +200,10 @@ def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, 
     that many times on one device, as ``accel run --inferences N``: the weights that fit
     stay in the weight buffer, and the report has the last inference as its
     ``steady_state``. device: a board instead of the backend, as ``accel run --device``
-    ("uart:/dev/ttyUSB0"). Returns (outputs, report): the list of the model's outputs (of
-    the last inference) and the ``accel run --report`` dict.
+    ("uart:/dev/ttyUSB0"). match: the LiteRT kernels to be bit-exact with, as ``accel run
+    --match``: "ref" (the reference kernels) or "opt" (the optimized ones). Returns
+    (outputs, report): the list of the model's outputs (of the last inference) and the
+    ``accel run --report`` dict.
     """
     if inputs is not None and not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
@@ -209,9 +211,11 @@ def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, 
         raise Error(f"seed: expected an integer in [0, 2^63-1], got {seed!r}")
     if not _is_int(inferences) or not 1 <= int(inferences) < 2**63:  # the library bounds it
         raise Error(f"inferences: expected an integer in [1, 2^63-1], got {inferences!r}")
+    if not isinstance(match, str):  # the library checks the name
+        raise Error(f"match: expected one of 'ref', 'opt', got {match!r}")
     arrays = None if inputs is None else [np.asarray(a) for a in inputs]
     outputs, report, failure = _accel.run_tflite(
-        str(path), arrays, int(seed), int(inferences),
+        str(path), arrays, int(seed), int(inferences), match,
         _run(backend, device, check, trace, trace_window), hw)
     if failure is not None:
         raise CheckError(failure, report)

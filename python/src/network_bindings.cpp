@@ -11,6 +11,7 @@
 
 #include "base/error.hpp"
 #include "reference/value.hpp"
+#include "ops/match.hpp"
 #include "runtime/model_file.hpp"
 #include "runtime/model_inputs.hpp"
 #include "runtime/network_runner.hpp"
@@ -52,8 +53,9 @@ std::vector<Value> given_inputs(const std::optional<py::list>& arrays, const gra
 
 // Returns (the model's outputs, the report, the check's failure or None).
 py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arrays,
-                     uint64_t seed, int64_t inferences, const py::dict& run_options,
-                     const py::object& hw_arg) {
+                     uint64_t seed, int64_t inferences, const std::string& match,
+                     const py::dict& run_options, const py::object& hw_arg) {
+    const Match matched = parse_match(match, "match");  // before anything is read
     const RunChoice run = run_choice(run_options);
     const auto start = std::chrono::steady_clock::now();
     const HwParams hw = hw_params_of(hw_arg);
@@ -63,6 +65,7 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arr
     RunOptions options;
     options.inferences = inferences;
     options.check = run.check;
+    options.match = matched;
     const NetworkRun result = without_gil(
         [&] { return run_model(model, hw, backend, run.devices, inputs, options); });
     const double wall =
@@ -80,7 +83,7 @@ py::tuple run_tflite(const std::string& path, const std::optional<py::list>& arr
 
 void bind_network(py::module_& m) {
     m.def("run_tflite", &run_tflite, py::arg("path"), py::arg("inputs"), py::arg("seed"),
-          py::arg("inferences"), py::arg("run"), py::arg("hw"));
+          py::arg("inferences"), py::arg("match"), py::arg("run"), py::arg("hw"));
 }
 
 }  // namespace accel::python

@@ -34,6 +34,17 @@ def test_run_matches_cli(cli, tmp_path, models_dir, backend):
         assert report["check"]["bit_exact"] is True
 
 
+def test_match_is_the_cli_option(cli, tmp_path, models_dir):
+    model = models_dir / "digits.tflite"
+    outputs, report = accel.run_tflite(model, backend="fsim", seed=3, check=True, match="opt")
+    want_y, _ = cli_run(cli, tmp_path, model, "--backend", "fsim", "--seed", "3", "--match", "opt")
+    np.testing.assert_array_equal(outputs[0], want_y)
+    assert report["check"]["bit_exact"] is True
+    for bad in ("REF", 1):
+        with pytest.raises(accel.Error, match=r"^match: "):
+            accel.run_tflite(model, backend="ref", match=bad)
+
+
 def test_given_input(cli, tmp_path, models_dir, rng):
     model = models_dir / "digits.tflite"
     shape = accel.run_tflite(model, backend="ref")[1]["operators"][0]["input_shapes"][0]

@@ -1,10 +1,11 @@
 """Checks `accel run` on a model against TFLite itself: LiteRT's reference kernels.
 
     check_model.py MODEL.tflite --accel BUILD/sw/accel (--backend fsim|verilator|ref | --device SPEC)
-                   [--seed S] [--hw HW.yaml]
+                   [--seed S] [--hw HW.yaml] [--match ref|opt|xnnpack]
 
 Draws a reproducible random input (int8, or float32 for a model that quantizes its own), runs the model in LiteRT's interpreter with
-its reference kernels (OpResolverType.BUILTIN_REF), then `accel run` with --check (every
+its reference kernels (OpResolverType.BUILTIN_REF; with --match, the kernels it names, as
+litert_run.py does, and `accel run --match` the same), then `accel run` with --check (every
 tensor a device operator writes against the kit's golden reference) and compares, bit
 for bit, the model's outputs and the logits each SOFTMAX reads (with random weights the
 softmax output is nearly flat, so the logits are the stronger check). Prints one line
@@ -22,7 +23,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 warnings.filterwarnings("ignore", message=".*experimental_preserve_all_tensors")
 
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from ai_edge_litert.interpreter import Interpreter
+
+from litert_run import RESOLVERS
 
 
 def parse_args():
@@ -34,14 +37,16 @@ def parse_args():
     where.add_argument("--device", help="a board (accel run --device), e.g. uart:/dev/ttyUSB0")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hw", help="hardware config YAML for accel")
+    p.add_argument("--match", choices=sorted(RESOLVERS), default="ref",
+                   help="the LiteRT kernels, and accel run --match (default ref)")
     p.add_argument("--inferences", type=int, default=1,
                    help="run the model N times on one device (accel run --inferences): every "
                         "inference checked, the last one's output compared")
     return p.parse_args()
 
 
-def litert_reference(model, x):
-    it = Interpreter(model_path=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+def litert_reference(model, x, match):
+    it = Interpreter(model_path=model, experimental_op_resolver_type=RESOLVERS[match],
                      experimental_preserve_all_tensors=True)
     it.allocate_tensors()
     it.set_tensor(it.get_input_details()[0]["index"], x)
@@ -76,7 +81,7 @@ def main():
         x = rng.uniform(-1, 1, detail["shape"]).astype(np.float32)
     else:
         x = rng.integers(-128, 127, detail["shape"], dtype=np.int8, endpoint=True)
-    outputs, logits = litert_reference(args.model, x)
+    outputs, logits = litert_reference(args.model, x, args.match)
 
     with tempfile.TemporaryDirectory() as work:
         np.save(os.path.join(work, "x.npy"), x)
@@ -85,7 +90,7 @@ def main():
         where = ["--device", args.device] if args.device else ["--backend", args.backend]
         cmd = [args.accel, "run", args.model, *where,
                "--input", os.path.join(work, "x.npy"), "--output", os.path.join(work, "y.npy"),
-               "--dump-tensors", dump]
+               "--dump-tensors", dump, "--match", args.match]
         if args.backend != "ref":
             cmd.append("--check")
         if args.hw:

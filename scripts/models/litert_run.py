@@ -1,14 +1,16 @@
 """Runs a TFLite model in LiteRT's interpreter: the oracle for the kit's `accel run`.
 
     litert_run.py MODEL.tflite --output-dir DIR [--input X.npy ...] [--seed S]
-                  [--all-tensors] [--default-interpreter]
+                  [--all-tensors] [--match ref|opt|xnnpack]
 
-By default it uses LiteRT's reference kernels (BUILTIN_REF), whose integer arithmetic
-is the plainest statement of TFLite's int8 semantics; --default-interpreter uses the
-default resolver (optimized kernels with the XNNPACK delegate) instead. XNNPACK
-requantizes with other rounding, so some outputs of an operator can differ by 1, and
-such differences grow along a network. With --all-tensors as well, XNNPACK still runs,
-one delegated operator at a time, so its intermediate tensors are kept and comparable.
+--match picks LiteRT's kernels, as `accel run --match` picks the rounding to reproduce:
+ref (the default) the reference kernels (BUILTIN_REF), whose integer arithmetic is the
+plainest statement of TFLite's int8 semantics; opt the builtin optimized kernels without
+any delegate (BUILTIN_WITHOUT_DEFAULT_DELEGATES); xnnpack the default interpreter
+(optimized kernels with the XNNPACK delegate; --default-interpreter says the same).
+Each rounds differently (docs/semantics.md, "Matching a runtime"). With --all-tensors
+as well, XNNPACK still runs, one delegated operator at a time, so its intermediate
+tensors are kept and comparable.
 
 Writes every model output as DIR/output_<i>.npy. With --all-tensors it also writes every
 tensor that an operator produces as DIR/tensor_<index>.npy (index: the tensor's index
@@ -31,6 +33,12 @@ import numpy as np
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 
+# accel run --match's names for LiteRT's op resolvers.
+RESOLVERS = {"ref": OpResolverType.BUILTIN_REF,
+             "opt": OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+             "xnnpack": OpResolverType.AUTO}
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         print(f"error: {message}", file=sys.stderr)
@@ -51,15 +59,17 @@ def parse_args():
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (0)")
     p.add_argument("--all-tensors", action="store_true",
                    help="also write every tensor an operator produces, and tensors.json")
-    p.add_argument("--default-interpreter", action="store_true",
-                   help="the default (optimized, XNNPACK) kernels, not the reference ones")
+    p.add_argument("--match", choices=sorted(RESOLVERS), default="ref",
+                   help="LiteRT's kernels: ref, opt or xnnpack (default ref)")
+    p.add_argument("--default-interpreter", action="store_const", dest="match",
+                   const="xnnpack", help="the same as --match xnnpack")
     return p.parse_args()
 
 
 def make_interpreter(args):
     if not os.path.isfile(args.model):
         fail(f"no such model file: {args.model}")
-    resolver = OpResolverType.AUTO if args.default_interpreter else OpResolverType.BUILTIN_REF
+    resolver = RESOLVERS[args.match]
     try:
         it = Interpreter(model_path=args.model, experimental_op_resolver_type=resolver,
                          experimental_preserve_all_tensors=args.all_tensors)
@@ -144,8 +154,7 @@ def main():
             json.dump(table, f, indent=1)
         written += len(table)
 
-    kind = "default" if args.default_interpreter else "reference"
-    print(f"ran {args.model} with the {kind} kernels; wrote {written} arrays to "
+    print(f"ran {args.model} with LiteRT's {args.match} kernels; wrote {written} arrays to "
           f"{args.output_dir}")
 
 

@@ -19,6 +19,7 @@
 #include "formats/npy.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/hw_params.hpp"
+#include "ops/match.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/model_file.hpp"
 #include "runtime/model_inputs.hpp"
@@ -43,6 +44,7 @@ struct RunArgs {
     std::string device;  // a board: the backend is the device's (uart, zynq)
     std::string dump, trace_window, max_cycles, inferences = "1";
     std::string faults;  // a DRAM fault plan for the verilator backend
+    std::string match = "ref";
     bool check = false;
 };
 
@@ -67,6 +69,9 @@ po::options_description run_options(RunArgs& a) {
                                              "with the golden reference; exit 1 at the first "
                                              "mismatch")
         ("report", po::value(&a.report), "write a JSON report to this file")
+        ("match", po::value(&a.match), "the LiteRT kernels to be bit-exact with: ref (the "
+                                       "reference kernels), opt (the optimized ones) "
+                                       "(default ref; docs/semantics.md)")
         ("inferences", po::value(&a.inferences), "run the model N times on one device, the "
                                                  "weights and parameters that fit staying on "
                                                  "chip; report the first and the last "
@@ -96,6 +101,7 @@ void check_args(RunArgs& a) {
     if (a.device.empty()) check_backend_choice(a.backend, a.check, !a.trace.empty());
     check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
     parse_int("--inferences", a.inferences, 1, kMaxInferences);
+    parse_match(a.match, "--match");
     check_output_paths({{"--output", a.output}, {"--report", a.report}, {"--trace", a.trace}},
                        {a.model, a.input, a.hw});
     if (!a.dump.empty() && !std::filesystem::is_directory(a.dump)) {
@@ -239,6 +245,7 @@ int run_run(const std::vector<std::string>& args) {
     RunOptions run_options;
     run_options.inferences = parse_int("--inferences", a.inferences, 1, kMaxInferences);
     run_options.check = a.check;
+    run_options.match = parse_match(a.match);
     run_options.keep_tensors = !a.dump.empty();
     run_options.progress = [&progress](const RunProgress& p) { progress.step(p); };
     options.on_cycles = [&progress](uint64_t c) { progress.run_cycles(c); };

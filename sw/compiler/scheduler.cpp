@@ -565,6 +565,7 @@ void Emitter::emit_drain(const Tile& t, size_t tile_index) {
     d.act_min = static_cast<int8_t>(p.act_min);
     d.act_max = static_cast<int8_t>(p.act_max);
     d.double_scale = !p.double_scale.empty();
+    d.round_up = p.round_up;
     out_.insns.push_back(d);
     out_.drain_bytes += t.kb.size * t.oh.size * t.ow.size * entry;
 }

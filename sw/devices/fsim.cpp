@@ -511,13 +511,17 @@ bool FunctionalSim::exec_drain(const isa::Drain& d, DeviceCounters& c) {
         }
         // The int32 a lane sends to the zero point and clamp: its own requantization, or
         // in add mode the sum of both operands rescaled by lanes 0 and 1, rescaled by
-        // lane 2 (every shift by `add_shift` wraps in int32, as TFLite's does).
+        // lane 2 (every shift by `add_shift` wraps in int32, as TFLite's does); round_up
+        // rounds every final shift's ties upward.
         auto requantized = [&](const uint32_t* acc1, const uint32_t* acc2, uint32_t o) {
-            if (!d.add) return mbqm(static_cast<int32_t>(acc1[o]), multiplier[o], shift[o]);
+            if (!d.add) {
+                return mbqm(static_cast<int32_t>(acc1[o]), multiplier[o], shift[o], d.round_up);
+            }
             const int32_t sum = rescaled_sum(
                 static_cast<int32_t>(acc1[o]), static_cast<int32_t>(acc2[o]),
-                static_cast<int>(d.add_shift), {multiplier[0], shift[0]}, {multiplier[1], shift[1]});
-            return mbqm(sum, multiplier[2], shift[2]);
+                static_cast<int>(d.add_shift), {multiplier[0], shift[0]}, {multiplier[1], shift[1]},
+                d.round_up);
+            return mbqm(sum, multiplier[2], shift[2], d.round_up);
         };
         for (uint32_t y = 0; y < d.n_y; ++y) {
             for (uint32_t x = 0; x < d.n_x; ++x) {

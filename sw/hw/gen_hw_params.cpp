@@ -86,6 +86,7 @@ std::string sv_fields() {
     s += fmt::format("localparam QUANT_AMOUNT_LO = {};\n", accel::isa::kQuantAmountLo);
     s += fmt::format("localparam QUANT_AMOUNT_W = {};\n", accel::isa::kQuantAmountBits);
     s += fmt::format("localparam QUANT_LEFT_LO = {};\n", accel::isa::kQuantLeftBit);
+    s += fmt::format("localparam QUANT_ROUND_UP_LO = {};\n", accel::isa::kQuantRoundUpBit);
     s += fmt::format("localparam QUANT_LANE_W = {};\n", accel::isa::kQuantLaneBits);
     s += fmt::format("localparam QUANT_WORDS_W = {};  // a QUANT lane: {{shift, multiplier}}\n",
                      accel::isa::kQuantWordLaneBits);

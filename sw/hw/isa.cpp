@@ -109,6 +109,7 @@ void visit_fields(Self& t, F&& f) {
     } else if constexpr (std::is_same_v<T, Drain>) {
         f("add", 8, 1, t.add);
         f("double_scale", 9, 1, t.double_scale);
+        f("round_up", 10, 1, t.round_up);
         f("acc_base", 16, kSramAddrBits, t.acc_base);
         f("prm_base", 32, kPrmAddrBits, t.prm_base);
         f("n_kb", 48, kExtentBits, t.n_kb);

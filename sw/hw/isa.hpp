@@ -88,6 +88,9 @@ struct Drain {
     // bits of a double scale (low word, high word), applied as TFLite's reference
     // FULLY_CONNECTED does (ops/double_rounding.hpp). Not together with `add`.
     bool double_scale = false;
+    // Every MBQM of the drain rounds its final shift's ties upward (ops/quant.hpp,
+    // mbqm_up), as LiteRT's optimized kernels do. Not together with `double_scale`.
+    bool round_up = false;
 };
 
 struct Finish {};
@@ -103,18 +106,21 @@ constexpr int32_t prm_shift(int32_t raw) { return std::clamp(raw, kPrmShiftMin, 
 
 // The QUANT table keeps a PRM channel's multiplier and shift words unchanged, a 64-bit
 // lane {shift, multiplier}: a double-scale DRAIN reads them as one double's bits. For
-// the other modes the drain makes requant's lane of them, {left, amount,
+// the other modes the drain makes requant's lane of them, {round_up, left, amount,
 // multiplier[31:0]} (docs/architecture.md): sign and magnitude, so that requant needs
-// no negation: shift by `amount` left if `left` is set, else right.
+// no negation: shift by `amount` left if `left` is set, else right; `round_up` is the
+// DRAIN's, the final shift's ties upward.
 constexpr unsigned kQuantWordLaneBits = 64;
 constexpr unsigned kQuantAmountLo = 32, kQuantAmountBits = 5;
 constexpr unsigned kQuantLeftBit = kQuantAmountLo + kQuantAmountBits;
-constexpr unsigned kQuantLaneBits = kQuantLeftBit + 1;
+constexpr unsigned kQuantRoundUpBit = kQuantLeftBit + 1;
+constexpr unsigned kQuantLaneBits = kQuantRoundUpBit + 1;
 static_assert(kPrmShiftMax < (1 << kQuantAmountBits) && -kPrmShiftMin < (1 << kQuantAmountBits));
-constexpr uint64_t quant_lane(int32_t multiplier, int32_t shift) {
+constexpr uint64_t quant_lane(int32_t multiplier, int32_t shift, bool round_up = false) {
     const int32_t s = prm_shift(shift);
     const uint64_t left = s > 0 ? 1 : 0, amount = static_cast<uint64_t>(s > 0 ? s : -s);
-    return left << kQuantLeftBit | amount << kQuantAmountLo | static_cast<uint32_t>(multiplier);
+    return uint64_t{round_up} << kQuantRoundUpBit | left << kQuantLeftBit |
+           amount << kQuantAmountLo | static_cast<uint32_t>(multiplier);
 }
 
 InsnWord encode(const Insn& insn);

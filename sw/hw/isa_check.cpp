@@ -63,7 +63,7 @@ ErrorCode check_drain(const Drain& d, const HwParams& hw) {
     if (d.tokens.pop_next || d.tokens.push_next || d.n_kb == 0 || d.n_y == 0 || d.n_x == 0 ||
         d.act_min > d.act_max || !aligned(d.dram_base, beat) || !aligned(d.dram_kb, beat) ||
         !aligned(d.dram_y, beat) || !aligned(d.dram_x, beat) || !aligned(d.dram_b, beat) ||
-        (d.add && d.double_scale)) {
+        (d.add && d.double_scale) || (d.round_up && d.double_scale)) {
         return ErrorCode::IllegalInstruction;
     }
     // In add mode the second operands lie acc_add entries past the first.

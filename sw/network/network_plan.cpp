@@ -137,8 +137,8 @@ bool fold_pad(const Model& m, const Operator& op, bool fold, ConvLayer& c) {
 
 }  // namespace
 
-ConvLayer conv_layer(const Model& m, const Operator& op, bool fold) {
-    reference::Conv2dOperator conv = reference::conv2d_operator(m, op);
+ConvLayer conv_layer(const Model& m, const Operator& op, bool fold, Match match) {
+    reference::Conv2dOperator conv = reference::conv2d_operator(m, op, match);
     ConvLayer c;
     c.layer = std::move(conv.layer);
     c.weights = std::move(conv.weights);
@@ -173,7 +173,8 @@ std::optional<FullyConnectedInput> fully_connected_input(const Model& m, const O
     return std::nullopt;
 }
 
-ConvLayer fully_connected_layer(const Model& m, const Operator& op, const FullyConnectedInput& in) {
+ConvLayer fully_connected_layer(const Model& m, const Operator& op, const FullyConnectedInput& in,
+                                Match match) {
     const TensorDesc& x = m.tensor(op.inputs[0]);
     const TensorDesc& w = m.tensor(op.inputs[1]);
     const TensorDesc& y = m.tensor(op.outputs[0]);
@@ -187,7 +188,13 @@ ConvLayer fully_connected_layer(const Model& m, const Operator& op, const FullyC
     c.layer.shape = {s[0], s[1], s[2], s[3], w.shape[0], s[1], s[2]};  // H x W, VALID
     c.layer.params.input_zero_point = -fc.input_offset;
     c.layer.params.output_zero_point = fc.output_offset;
-    c.layer.params.double_scale = fc.effective_scale;
+    if (reference::fully_connected_fixed_point(match)) {
+        c.layer.params.multiplier = fc.multiplier;
+        c.layer.params.shift = fc.shift;
+        c.layer.params.round_up = reference::final_shift_rounds_up(match, op.kind);
+    } else {
+        c.layer.params.double_scale = fc.effective_scale;
+    }
     c.layer.params.act_min = fc.act_min;
     c.layer.params.act_max = fc.act_max;
     c.weights = weights_hwio(constant_i8(w), s[1], s[2], s[3]);
@@ -202,9 +209,10 @@ bool depthwise_on_device(const Model& m, const Operator& op) {
     return x.shape.size() == 4 && w.shape.size() == 4 && w.shape[3] == x.shape[3];
 }
 
-std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw) {
+std::vector<ConvLayer> depthwise_blocks(const Model& m, const Operator& op, const HwParams& hw,
+                                        Match match) {
     ConvLayer whole;
-    whole.layer = reference::window_layer(m, op);
+    whole.layer = reference::window_layer(m, op, match);
     fold_pad(m, op, true, whole);
     const TensorI8 filter = constant_i8(m.tensor(op.inputs[1]));  // [1,R,S,C]
     const int64_t channels = filter.shape[3], taps = filter.shape[1] * filter.shape[2];
@@ -275,9 +283,10 @@ std::vector<int64_t> nhwc_of(const std::vector<int64_t>& s) {
                             s.size()));
 }
 
-NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
+NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device, Match match) {
     check_model(m);  // from here on, every declared shape is the one TFLite infers
     NetworkPlan plan;
+    plan.match = match;
     plan.storage.resize(m.tensors.size());
     for (size_t t = 0; t < m.tensors.size(); ++t) plan.storage[t] = static_cast<int>(t);
     if (on_device && hw.block_in != hw.block_out) {
@@ -296,11 +305,11 @@ NetworkPlan plan_network(const Model& m, const HwParams& hw, bool on_device) {
         if (op.kind == OpKind::Conv2d || depthwise_device || fc_input) {
             try {
                 if (op.kind == OpKind::Conv2d) {
-                    step.convs.push_back(conv_layer(m, op, on_device));
+                    step.convs.push_back(conv_layer(m, op, on_device, match));
                 } else if (fc_input) {
-                    step.convs.push_back(fully_connected_layer(m, op, *fc_input));
+                    step.convs.push_back(fully_connected_layer(m, op, *fc_input, match));
                 } else {
-                    step.convs = depthwise_blocks(m, op, hw);
+                    step.convs = depthwise_blocks(m, op, hw, match);
                 }
             } catch (const Error& e) {
                 throw Error(fmt::format("operator {} ({}): {}", op.index,

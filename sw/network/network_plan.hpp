@@ -17,6 +17,7 @@
 #include "hw/hw_params.hpp"
 #include "ops/add.hpp"
 #include "ops/conv2d.hpp"
+#include "ops/match.hpp"
 
 namespace accel::network {
 
@@ -89,7 +90,8 @@ struct ArenaSlot {
 };
 
 struct NetworkPlan {
-    std::vector<Step> steps;  // one per operator, in model order
+    Match match = Match::ref;  // the runtime every operator, host or device, reproduces
+    std::vector<Step> steps;   // one per operator, in model order
     // For each tensor, the tensor whose bytes it is (itself unless RESHAPE or a
     // folded PAD makes it another's).
     std::vector<int> storage;
@@ -106,7 +108,8 @@ struct NetworkPlan {
 // The conv2d layer of a CONV_2D. With `fold`, it reads through a PAD that only feeds it
 // (the device's view); without, its own input, as the golden reference computes it
 // (reference/operator_params.hpp). Throws accel::Error for parameters the kit cannot take.
-ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold);
+ConvLayer conv_layer(const graph::Model& model, const graph::Operator& op, bool fold,
+                     Match match = Match::ref);
 
 // What a device FULLY_CONNECTED convolves: the [N,H,W,C] activation a RESHAPE flattens
 // into its input [N, H*W*C] (an H x W VALID conv: flat index (h*W + w)*C + c, so that the
@@ -121,8 +124,9 @@ std::optional<FullyConnectedInput> fully_connected_input(const graph::Model& mod
 
 // A device FULLY_CONNECTED as that conv2d layer, requantizing with the reference
 // kernel's double scales (Conv2dParams::double_scale).
+// With --match opt, the optimized kernel's fixed-point multiplier and shift instead.
 ConvLayer fully_connected_layer(const graph::Model& model, const graph::Operator& op,
-                                const FullyConnectedInput& input);
+                                const FullyConnectedInput& input, Match match = Match::ref);
 
 // Whether the device runs a DEPTHWISE_CONV_2D: a depth multiplier of 1.
 bool depthwise_on_device(const graph::Model& model, const graph::Operator& op);
@@ -133,7 +137,7 @@ bool depthwise_on_device(const graph::Model& model, const graph::Operator& op);
 // computes each output exactly as TFLite's kernel does (same int32 sums, same
 // per-channel requantization) with block_in times the MACs.
 std::vector<ConvLayer> depthwise_blocks(const graph::Model& model, const graph::Operator& op,
-                                        const HwParams& hw);
+                                        const HwParams& hw, Match match = Match::ref);
 
 // Whether the device runs an ADD: two activations (not constants) of the output's
 // shape, 4-D or 2-D: no broadcasting.
@@ -141,7 +145,8 @@ bool add_on_device(const graph::Model& model, const graph::Operator& op);
 
 // `on_device` false plans every operator for the host (the ref backend). Throws
 // accel::Error naming the operator when a device operator cannot be planned.
-NetworkPlan plan_network(const graph::Model& model, const HwParams& hw, bool on_device);
+NetworkPlan plan_network(const graph::Model& model, const HwParams& hw, bool on_device,
+                         Match match = Match::ref);
 
 // The NHWC view of a 4-D or 2-D ([N,C] as [N,1,1,C]) activation shape.
 std::vector<int64_t> nhwc_of(const std::vector<int64_t>& shape);

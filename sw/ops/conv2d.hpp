@@ -31,6 +31,9 @@ struct Conv2dParams {
     // shift (then empty), as TFLite's reference FULLY_CONNECTED does
     // (ops/double_rounding.hpp): zy + round(acc * scale) wraps in int32.
     std::vector<double> double_scale;
+    // The final shift of multiplier and shift rounds ties upward (ops/quant.hpp, mbqm_up),
+    // as LiteRT's optimized kernels do (--match opt), instead of away from zero.
+    bool round_up = false;
     int act_min = -128, act_max = 127;
 };
 

@@ -111,7 +111,7 @@ TensorI8 depthwise_conv2d(const DepthwiseConv2dParams& p, const TensorI8& input,
                     }
                     const auto c = static_cast<size_t>(oc);
                     if (!bias.empty()) acc = wrapping_add(acc, bias[c]);
-                    acc = wrapping_add(mbqm(acc, p.multiplier[c], p.shift[c]), p.output_offset);
+                    acc = wrapping_add(mbqm(acc, p.multiplier[c], p.shift[c], p.round_up), p.output_offset);
                     *y++ = static_cast<int8_t>(std::clamp(acc, p.act_min, p.act_max));
                 }
             }

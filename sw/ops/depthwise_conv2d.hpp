@@ -24,6 +24,7 @@ struct DepthwiseConv2dParams {
     int32_t output_offset = 0;         // output zero point
     std::vector<int32_t> multiplier;   // one per output channel
     std::vector<int32_t> shift;        // one per output channel, in [-31, 30]
+    bool round_up = false;             // the final shift's ties upward (ops/quant.hpp, mbqm_up)
     int32_t act_min = -128, act_max = 127;
 };
 

@@ -117,7 +117,7 @@ TensorI8 fully_connected(const FullyConnectedParams& p, const TensorI8& input,
             }
             const auto cc = static_cast<size_t>(c);
             if (!bias.empty()) acc = wrapping_add(acc, bias[cc]);
-            const int32_t scaled = fixed_point ? mbqm(acc, p.multiplier[cc], p.shift[cc])
+            const int32_t scaled = fixed_point ? mbqm(acc, p.multiplier[cc], p.shift[cc], p.round_up)
                                                : round_product_like_double(acc, scales[cc]);
             const int32_t v = wrapping_add(scaled, p.output_offset);
             out.data[static_cast<size_t>(b * k + c)] =

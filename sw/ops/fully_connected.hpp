@@ -25,6 +25,7 @@ struct FullyConnectedParams {
     std::vector<int32_t> shift;           // in [-31, 30]
     int32_t act_min = -128, act_max = 127;
     FullyConnectedRequantization requantization = FullyConnectedRequantization::ReferenceDouble;
+    bool round_up = false;  // FixedPoint: the final shift's ties upward (ops/quant.hpp, mbqm_up)
 };
 
 // weights_shape [K, C]; weights: one scale (per-tensor, zero point weights.zero_point)

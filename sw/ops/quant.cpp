@@ -34,11 +34,28 @@ int32_t mbqm(int32_t acc, int32_t multiplier, int shift) {
     return rdbpot(srdhm(scaled, multiplier), right_shift);
 }
 
+int32_t rdbpot_up(int32_t x, int e) {
+    if (e == 0) return x;
+    return static_cast<int32_t>((int64_t{x} + (int64_t{1} << (e - 1))) >> e);
+}
+
+int32_t mbqm_up(int32_t acc, int32_t multiplier, int shift) {
+    const int left_shift = shift > 0 ? shift : 0;
+    const int right_shift = shift > 0 ? 0 : -shift;
+    const auto scaled =
+        static_cast<int32_t>(static_cast<uint32_t>(acc) * (uint32_t{1} << left_shift));
+    return rdbpot_up(srdhm(scaled, multiplier), right_shift);
+}
+
+int32_t mbqm(int32_t acc, int32_t multiplier, int shift, bool round_up) {
+    return round_up ? mbqm_up(acc, multiplier, shift) : mbqm(acc, multiplier, shift);
+}
+
 int32_t rescaled_sum(int32_t a, int32_t b, int left_shift, QuantizedMultiplier in_a,
-                     QuantizedMultiplier in_b) {
-    auto rescaled = [left_shift](int32_t x, QuantizedMultiplier q) {
+                     QuantizedMultiplier in_b, bool round_up) {
+    auto rescaled = [left_shift, round_up](int32_t x, QuantizedMultiplier q) {
         const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
-        return mbqm(shifted, q.multiplier, q.shift);
+        return mbqm(shifted, q.multiplier, q.shift, round_up);
     };
     return static_cast<int32_t>(static_cast<uint32_t>(rescaled(a, in_a)) +
                                 static_cast<uint32_t>(rescaled(b, in_b)));

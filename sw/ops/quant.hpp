@@ -16,6 +16,16 @@ int32_t rdbpot(int32_t x, int e);
 // divides the product by 2^-shift with rounding.
 int32_t mbqm(int32_t acc, int32_t multiplier, int shift);
 
+// The optimized kernels' final shift (ruy's rounding right shift): x / 2^e rounded to
+// nearest, ties upward (-2.5 -> -2, where rdbpot gives -3), computed without overflow.
+// 0 <= e <= 31.
+int32_t rdbpot_up(int32_t x, int e);
+
+// mbqm with rdbpot_up as its final shift: LiteRT's optimized CONV_2D and FULLY_CONNECTED
+// (--match opt). `round_up` false is mbqm itself.
+int32_t mbqm_up(int32_t acc, int32_t multiplier, int shift);
+int32_t mbqm(int32_t acc, int32_t multiplier, int shift, bool round_up);
+
 struct QuantizedMultiplier {
     int32_t multiplier;  // [0, 2^31 - 1]; [2^30, 2^31 - 1] unless flushed to 0
     int shift;           // [-31, 0] for scales in (0, 1), up to max_shift for scales >= 1
@@ -24,8 +34,9 @@ struct QuantizedMultiplier {
 // TFLite's ADD before its output rescaling: each operand shifted left by `left_shift`
 // (wrapping) and rescaled, the two added (wrapping). Shared by the host kernel and the
 // device's add mode (docs/isa.md, DRAIN), which then apply the output's MBQM.
+// `round_up`: both rescalings round as mbqm_up.
 int32_t rescaled_sum(int32_t a, int32_t b, int left_shift, QuantizedMultiplier in_a,
-                     QuantizedMultiplier in_b);
+                     QuantizedMultiplier in_b, bool round_up = false);
 
 // TFLite's QuantizeMultiplier: scale = multiplier / 2^31 * 2^shift, the frexp mantissa
 // rounded to 31 bits (a mantissa rounding up to 1.0 moves to the next power of two).

@@ -82,7 +82,7 @@ TensorI8 conv2d_reference(const Conv2dLayer& layer, const TensorI8& x, const Ten
                         double_scale ? wrapping_add(round_product_like_double(a, scales[kk]),
                                                     p.output_zero_point)
                                      : int64_t{p.output_zero_point} +
-                                           mbqm(a, p.multiplier[kk], p.shift[kk]);
+                                           mbqm(a, p.multiplier[kk], p.shift[kk], p.round_up);
                     *out++ = static_cast<int8_t>(std::clamp<int64_t>(v, p.act_min, p.act_max));
                 }
             }

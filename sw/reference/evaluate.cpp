@@ -48,8 +48,8 @@ using graph::Operator;
 class Evaluation {
 public:
     Evaluation(const Model& m, const Operator& op, const std::vector<const Value*>& inputs,
-               bool prepare_only)
-        : m_(m), op_(op), inputs_(inputs), prepare_only_(prepare_only) {}
+               bool prepare_only, Match match)
+        : m_(m), op_(op), inputs_(inputs), prepare_only_(prepare_only), match_(match) {}
 
     // One value per output.
     std::vector<Value> run() const;
@@ -97,10 +97,11 @@ private:
     const Operator& op_;
     const std::vector<const Value*>& inputs_;
     const bool prepare_only_;
+    const Match match_;
 };
 
 Value Evaluation::conv() const {
-    const Conv2dOperator c = conv2d_operator(m_, op_);
+    const Conv2dOperator c = conv2d_operator(m_, op_, match_);
     if (prepare_only_) return {};
     TensorI8 y = conv2d_reference(c.layer, i8(0), c.weights, c.bias);
     y.shape = out().shape;
@@ -108,11 +109,16 @@ Value Evaluation::conv() const {
 }
 
 // TFLite's reference kernel requantizes FULLY_CONNECTED in double (ops/fully_connected.hpp),
-// as the device's double-scale DRAIN does.
+// as the device's double-scale DRAIN does; its optimized kernel with the fixed-point
+// multiplier and shift.
 Value Evaluation::fully_connected() const {
-    const FullyConnectedParams p = prepare_fully_connected(
+    FullyConnectedParams p = prepare_fully_connected(
         in(1).shape, fused_activation(op_.activation), quant_params(in(0)), in(1).quant.scale,
         in(1).quant.zero_point.at(0), quant_params(out()));
+    if (fully_connected_fixed_point(match_)) {
+        p.requantization = FullyConnectedRequantization::FixedPoint;
+        p.round_up = final_shift_rounds_up(match_, op_.kind);
+    }
     const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(0));
     if (prepare_only_) return {};
     TensorI8 y = accel::fully_connected(p, i8(0), i8(1), bias);
@@ -123,8 +129,9 @@ Value Evaluation::fully_connected() const {
 Value Evaluation::depthwise() const {
     const DepthwiseConv2dOptions o{.window = window_options(), .dilation_h = op_.dilation_h,
                                    .dilation_w = op_.dilation_w};
-    const DepthwiseConv2dParams p = prepare_depthwise_conv2d(
+    DepthwiseConv2dParams p = prepare_depthwise_conv2d(
         in(0).shape, in(1).shape, o, quant_params(in(0)), in(1).quant.scale, quant_params(out()));
+    p.round_up = final_shift_rounds_up(match_, op_.kind);
     const std::vector<int32_t> bias = conv_bias(m_, op_, in(1).shape.at(3));
     if (prepare_only_) return {};
     return Value::of(depthwise_conv2d(p, i8(0), i8(1), bias));
@@ -396,9 +403,10 @@ Value Evaluation::run_one() const {
 namespace {
 
 std::vector<Value> evaluate_or_prepare(const Model& model, const Operator& op,
-                                       const std::vector<const Value*>& inputs, bool prepare_only) {
+                                       const std::vector<const Value*>& inputs, bool prepare_only,
+                                       Match match) {
     try {
-        return Evaluation(model, op, inputs, prepare_only).run();
+        return Evaluation(model, op, inputs, prepare_only, match).run();
     } catch (const Error& e) {
         throw Error(fmt::format("operator {} ({}): {}", op.index, graph::op_kind_name(op.kind),
                                 e.what()));
@@ -408,12 +416,12 @@ std::vector<Value> evaluate_or_prepare(const Model& model, const Operator& op,
 }  // namespace
 
 std::vector<Value> evaluate(const Model& model, const Operator& op,
-                            const std::vector<const Value*>& inputs) {
-    return evaluate_or_prepare(model, op, inputs, false);
+                            const std::vector<const Value*>& inputs, Match match) {
+    return evaluate_or_prepare(model, op, inputs, false, match);
 }
 
 void prepare(const Model& model, const Operator& op) {
-    evaluate_or_prepare(model, op, {}, true);
+    evaluate_or_prepare(model, op, {}, true, Match::ref);
 }
 
 }  // namespace accel::reference

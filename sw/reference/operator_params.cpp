@@ -144,7 +144,7 @@ AddParams add_params(const graph::Model& m, const graph::Operator& add) {
                        quant_params(m.tensor(add.outputs.at(0))), fused_activation(add.activation));
 }
 
-Conv2dLayer window_layer(const Model& m, const Operator& op) {
+Conv2dLayer window_layer(const Model& m, const Operator& op, Match match) {
     const TensorDesc& x = m.tensor(op.inputs[0]);
     const TensorDesc& y = m.tensor(op.outputs[0]);
     const TensorDesc& w = m.tensor(op.inputs[1]);  // CONV_2D [K,R,S,C], depthwise [1,R,S,C*M]
@@ -166,11 +166,20 @@ Conv2dLayer window_layer(const Model& m, const Operator& op) {
     l.params.shift = q.shift;
     l.params.act_min = q.act_min;
     l.params.act_max = q.act_max;
+    l.params.round_up = final_shift_rounds_up(match, op.kind);
     return l;
 }
 
-Conv2dOperator conv2d_operator(const Model& m, const Operator& conv) {
-    Conv2dOperator c{window_layer(m, conv), conv_weights_hwio(m, conv), {}};
+bool final_shift_rounds_up(Match match, graph::OpKind kind) {
+    if (match != Match::opt) return false;
+    return kind == graph::OpKind::Conv2d || kind == graph::OpKind::FullyConnected ||
+           kind == graph::OpKind::DepthwiseConv2d;
+}
+
+bool fully_connected_fixed_point(Match match) { return match == Match::opt; }
+
+Conv2dOperator conv2d_operator(const Model& m, const Operator& conv, Match match) {
+    Conv2dOperator c{window_layer(m, conv, match), conv_weights_hwio(m, conv), {}};
     c.layer.shape.c = m.tensor(conv.inputs[0]).shape[3];
     c.layer.shape.k = c.weights.shape[3];
     c.bias = conv_bias(m, conv, c.layer.shape.k);

@@ -12,6 +12,7 @@
 #include "ops/activation.hpp"
 #include "ops/add.hpp"
 #include "ops/conv2d.hpp"
+#include "ops/match.hpp"
 #include "ops/padding.hpp"
 #include "ops/quant_params.hpp"
 #include "ops/strided_slice.hpp"
@@ -66,7 +67,20 @@ std::vector<int32_t> conv_bias(const graph::Model& m, const graph::Operator& op,
 // What a CONV_2D and a DEPTHWISE_CONV_2D share as conv2d layers reading their own input:
 // the window, the zero points, the requantization and the activation. The caller sets
 // the channels, weights and bias.
-Conv2dLayer window_layer(const graph::Model& m, const graph::Operator& op);
+// `match` picks the final shift's rounding (final_shift_rounds_up).
+Conv2dLayer window_layer(const graph::Model& m, const graph::Operator& op,
+                         Match match = Match::ref);
+
+// Whether, to match `match`, operator `kind`'s fixed-point requantization rounds its
+// final shift's ties upward (ops/quant.hpp, mbqm_up): what LiteRT's optimized kernels do
+// on x86-64 (ruy's GEMM: CONV_2D, FULLY_CONNECTED); the rest round as the reference
+// kernels do (docs/semantics.md, "Matching a runtime").
+bool final_shift_rounds_up(Match match, graph::OpKind kind);
+
+// Whether, to match `match`, FULLY_CONNECTED requantizes with Prepare's fixed-point
+// multiplier and shift (LiteRT's optimized kernel) rather than the reference kernel's
+// double scale (ops/fully_connected.hpp).
+bool fully_connected_fixed_point(Match match);
 
 // A CONV_2D as the conv2d that ops/ computes, validated.
 struct Conv2dOperator {
@@ -74,6 +88,7 @@ struct Conv2dOperator {
     TensorI8 weights;           // [R,S,C,K]
     std::vector<int32_t> bias;  // K values (zeros when the model has none)
 };
-Conv2dOperator conv2d_operator(const graph::Model& m, const graph::Operator& conv);
+Conv2dOperator conv2d_operator(const graph::Model& m, const graph::Operator& conv,
+                               Match match = Match::ref);
 
 }  // namespace accel::reference

@@ -440,7 +440,7 @@ void Runner::run_host_step(const Step& s, OperatorRun& rec) {
     std::vector<const Value*> inputs;
     for (int t : op.inputs) inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &host_value(t));
     const auto start = std::chrono::steady_clock::now();
-    std::vector<Value> values = reference::evaluate(m_, op, inputs);
+    std::vector<Value> values = reference::evaluate(m_, op, inputs, plan_.match);
     rec.host_seconds = seconds_since(start);
     for (size_t i = 0; i < op.outputs.size(); ++i) {
         on_device_.erase(op.outputs[i]);
@@ -457,7 +457,7 @@ void Runner::check_step(const Step& s) {
         for (int t : op.inputs) {
             inputs.push_back(t < 0 || m_.tensor(t).is_constant() ? nullptr : &golden_.at(t));
         }
-        std::vector<Value> values = reference::evaluate(m_, op, inputs);
+        std::vector<Value> values = reference::evaluate(m_, op, inputs, plan_.match);
         for (size_t i = 0; i < op.outputs.size(); ++i) golden_[op.outputs[i]] = std::move(values.at(i));
     }
     // Device operators have one output.
@@ -589,7 +589,7 @@ std::string describe(const Mismatch& m, const Model& model) {
 NetworkRun run_model(const Model& model, const HwParams& hw, Backend backend,
                      const DeviceFactory& make_device, const std::vector<Value>& inputs,
                      const RunOptions& options) {
-    const NetworkPlan plan = network::plan_network(model, hw, on_device(backend));
+    const NetworkPlan plan = network::plan_network(model, hw, on_device(backend), options.match);
     return run_network(model, plan, hw, on_device(backend) ? &make_device : nullptr, inputs,
                        options);
 }

@@ -80,6 +80,7 @@ struct RunOptions {
     int64_t inferences = 1;  // [1, kMaxInferences], on one device, the same inputs each time
     bool check = false;
     bool keep_tensors = false;
+    Match match = Match::ref;  // run_model's plan: the runtime to reproduce (plan_network)
     ProgressSink progress;  // called as each operator starts (run_progress.hpp)
 };
 

@@ -340,6 +340,7 @@ isa::Drain make_drain(Builder& b, const Tile& t, uint32_t kb0, uint32_t n_kb, ui
         d.add_shift = b.uniform(0, static_cast<uint32_t>(isa::field_max(isa::kAddShiftBits)));
         d.acc_add = b.uniform(0, t.n_kb - kb0 - n_kb) * t.acc_kb;
     }
+    d.round_up = !double_scale && b.chance(50);  // --match opt's rounding, plain or add mode
     return d;
 }
 

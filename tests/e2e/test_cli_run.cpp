@@ -82,6 +82,18 @@ TEST(CliRun, InferencesMustBeAPositiveCount) {
     }
 }
 
+// Before the model is read (it is garbage here), and nothing is written.
+TEST(CliRun, MatchMustNameARuntime) {
+    TempDir dir("run");
+    write_bytes(dir.file("garbage.tflite"), std::string(64, 'x'));
+    for (const char* bad : {"", "REF", "xnn", "ref,opt"}) {
+        expect_one_error_line(run_accel({"run", dir.file("garbage.tflite"), "--backend", "fsim",
+                                         "--match", bad, "--output", dir.file("y.npy")}),
+                              "--match");
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("y.npy")));
+}
+
 // As conv2d's (test_cli_faults.cpp), and before the model is read: the model here is garbage.
 TEST(CliRun, MalformedFaultSpecsAndOtherBackendsAreExitTwo) {
     TempDir dir("run");

@@ -117,7 +117,7 @@ void apply_drain(const isa::Drain& d, const Buffers& buf, Mem& mem) {
                                 ? wrapping_add(round_product_like_double(
                                                    acc, decode_scale_word(p[o].word())),
                                                d.zy)
-                                : int64_t{d.zy} + accel::mbqm(acc, p[o].mult, isa::prm_shift(p[o].shift));
+                                : int64_t{d.zy} + accel::mbqm(acc, p[o].mult, isa::prm_shift(p[o].shift), d.round_up);
                         mem[addr + o] = static_cast<uint8_t>(std::clamp<int64_t>(v, d.act_min, d.act_max));
                     }
                 }
@@ -430,6 +430,7 @@ isa::Drain random_drain(std::mt19937& rng) {
     if (pick(2)) d.act_min = -128, d.act_max = 127;
     else d.act_min = std::min(a, b), d.act_max = std::max(a, b);
     d.double_scale = pick(3) == 0;
+    d.round_up = !d.double_scale && pick(2) == 0;
     return d;
 }
 

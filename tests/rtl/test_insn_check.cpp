@@ -292,6 +292,8 @@ public:
                 d.act_min = a, d.act_max = b;
                 d.add = p(0.3), d.double_scale = p(0.3);  // both: illegal
                 if (d.add && d.double_scale && !p(0.2 * wild)) d.add = false;
+                d.round_up = p(0.3);  // with double_scale: illegal
+                if (d.round_up && d.double_scale && !p(0.2 * wild)) d.round_up = false;
                 return d;
             }
             case Opcode::Finish: return isa::Finish{};
@@ -455,12 +457,13 @@ void streamed_words(const Dut& dut, uint32_t seed, int n) {
 enum Reason {
     kBadOpcode, kReservedBit, kTokenFlag, kBuffer3, kPadNonInp, kPadValueNonInp, kZeroExtent,
     kActOrder, kMisaligned, kFinishExtraBit, kRangeJustOver, kRangeJustFits, kAddDoubleScale,
-    kReasons
+    kRoundUpDoubleScale, kReasons
 };
 const char* const kReasonNames[kReasons] = {
     "bad opcode", "reserved bit", "token flag", "buffer 3", "padding on non-INP",
     "pad value on non-INP", "zero extent", "act_min > act_max", "misaligned DRAM",
-    "FINISH extra bit", "range just over", "range just fits", "add with double_scale"};
+    "FINISH extra bit", "range just over", "range just fits", "add with double_scale",
+    "round_up with double_scale"};
 
 // Applies `r` to a fresh legal word; false when this attempt could not.
 bool make_reason(Gen& g, Reason r, InsnWord& w, ErrorCode& want) {
@@ -545,6 +548,12 @@ bool make_reason(Gen& g, Reason r, InsnWord& w, ErrorCode& want) {
         case kAddDoubleScale:
             w = g.legal(Opcode::Drain);
             set(w, Opcode::Drain, "add", 1);
+            set(w, Opcode::Drain, "double_scale", 1);
+            return true;
+        case kRoundUpDoubleScale:
+            w = g.legal(Opcode::Drain);
+            set(w, Opcode::Drain, "add", 0);
+            set(w, Opcode::Drain, "round_up", 1);
             set(w, Opcode::Drain, "double_scale", 1);
             return true;
         default: return false;

@@ -1,6 +1,7 @@
-// accel_requant: every lane bit-exact with accel::mbqm + clamp, for biased random inputs
-// (INT32 edges, SRDHM and RDBPOT ties, every shift in [-31, 30] including left shifts
-// that wrap, negative multipliers), with random en_i stalls checked against a C++
+// accel_requant: every lane bit-exact with accel::mbqm + clamp, in both rounding modes of
+// the final shift (ties away from zero, and upward: the lane's round_up bit), for biased
+// random inputs (INT32 edges, SRDHM and RDBPOT ties, every shift in [-31, 30] including
+// left shifts that wrap, negative multipliers), with random en_i stalls checked against a C++
 // shadow pipeline of LATENCY stages; plus a realistic distribution whose outputs must
 // spread over int8.
 #include <gtest/gtest.h>
@@ -32,6 +33,7 @@ constexpr int kShifts = isa::kPrmShiftMax - isa::kPrmShiftMin + 1;
 struct Lane {
     int32_t acc, mult;
     int shift;  // TFLite's, in [-31, 30]; the bench presents isa::quant_lane of it
+    bool up = false;  // the final shift's ties upward (accel::mbqm_up)
 };
 struct Beat {
     std::vector<Lane> lanes;
@@ -39,7 +41,7 @@ struct Beat {
 };
 
 int8_t expected(const Lane& l, int8_t zy, int8_t lo, int8_t hi) {
-    const int64_t v = int64_t{zy} + accel::mbqm(l.acc, l.mult, l.shift);
+    const int64_t v = int64_t{zy} + accel::mbqm(l.acc, l.mult, l.shift, l.up);
     return static_cast<int8_t>(std::clamp<int64_t>(v, lo, hi));
 }
 
@@ -82,6 +84,7 @@ public:
                 l.acc = value();
                 l.mult = value();
         }
+        l.up = pick(2) == 0;
         return l;
     }
 
@@ -117,7 +120,7 @@ Beat garbage(std::mt19937& rng) {
     Beat b;
     for (int j = 0; j < kLanes; ++j) {
         b.lanes.push_back({static_cast<int32_t>(rng()), static_cast<int32_t>(rng()),
-                           isa::kPrmShiftMin + static_cast<int>(rng() % kShifts)});
+                           isa::kPrmShiftMin + static_cast<int>(rng() % kShifts), rng() % 2 == 0});
     }
     b.zy = static_cast<int8_t>(rng()), b.lo = static_cast<int8_t>(rng()), b.hi = static_cast<int8_t>(rng());
     return b;
@@ -150,7 +153,7 @@ std::vector<int8_t> run(Vaccel_requant& m, Next next, int beats, double stall, u
             const Lane& l = b.lanes[j];
             put_bits(m.acc_i, 32 * j, 32, static_cast<uint32_t>(l.acc));
             put_bits(m.quant_i, isa::kQuantLaneBits * j, isa::kQuantLaneBits,
-                     isa::quant_lane(l.mult, l.shift));
+                     isa::quant_lane(l.mult, l.shift, l.up));
         }
         m.zy_i = static_cast<uint8_t>(b.zy);
         m.act_min_i = static_cast<uint8_t>(b.lo);
@@ -206,16 +209,31 @@ TEST(Requant, GoldenEdgeCasesOneAtATime) {
         {(1 << 16) + 1, 1 << 8, 15}, {-(1 << 16) - 1, 1 << 8, 15},
         {-100, 1 << 28, 3},      {77, 1 << 29, 2},       {-5, 1 << 26, 4},
     };
+    // Each case in both modes, and final-shift ties where they differ: -6 * 2^30 / 2^31
+    // is -3, then -3 / 2 is -1.5: -2 away from zero, -1 upward.
+    std::vector<Lane> both;
+    for (Lane l : cases) {
+        both.push_back(l);
+        l.up = true;
+        both.push_back(l);
+    }
+    for (bool up : {false, true}) {
+        both.push_back({-6, 1 << 30, -1, up});
+        both.push_back({6, 1 << 30, -1, up});
+        both.push_back({-(3 << 20), 1 << 30, -20, up});
+        both.push_back({kMin, 1 << 30, -31, up});
+    }
+    const std::vector<Lane>& all = both;
     size_t i = 0;
     auto next = [&] {
         Beat b;
-        for (int j = 0; j < kLanes; ++j) b.lanes.push_back(cases[(i + j) % cases.size()]);
+        for (int j = 0; j < kLanes; ++j) b.lanes.push_back(all[(i + j) % all.size()]);
         ++i;
         b.zy = 0, b.lo = -128, b.hi = 127;
         return b;
     };
-    const auto out = run(m, next, static_cast<int>(cases.size()), 0.3, 11);
-    EXPECT_EQ(out.size(), cases.size() * kLanes);
+    const auto out = run(m, next, static_cast<int>(all.size()), 0.3, 11);
+    EXPECT_EQ(out.size(), all.size() * kLanes);
 }
 
 TEST(Requant, RandomEdgeBiasedLanesMatchGolden) {

@@ -54,7 +54,8 @@ std::vector<DocField> doc_fields(Opcode op) {
                     {"wgt_s", 320, 16},   {"wgt_cb", 336, 16}};
             break;
         case Opcode::Drain:
-            body = {{"add", 8, 1},        {"double_scale", 9, 1}, {"acc_base", 16, 16},
+            body = {{"add", 8, 1},        {"double_scale", 9, 1}, {"round_up", 10, 1},
+                    {"acc_base", 16, 16},
                     {"prm_base", 32, 8},
                     {"n_kb", 48, 16},     {"n_y", 64, 16},      {"n_x", 80, 16},
                     {"acc_kb", 96, 16},   {"acc_y", 112, 16},   {"acc_x", 128, 16},
@@ -429,6 +430,12 @@ TEST(IsaCheck, DrainAddAndDoubleScaleExcludeEachOther) {
     EXPECT_EQ(check_with<Drain>([](Drain& d) { d.double_scale = true; }), kOk);
 }
 
+TEST(IsaCheck, DrainRoundUpIsNotADoubleScaleMode) {
+    EXPECT_EQ(check_with<Drain>([](Drain& d) { d.round_up = d.double_scale = true; }), kIllegal);
+    EXPECT_EQ(check_with<Drain>([](Drain& d) { d.round_up = true; }), kOk);
+    EXPECT_EQ(check_with<Drain>([](Drain& d) { d.round_up = d.add = true; }), kOk);
+}
+
 TEST(IsaCheck, DrainZeroExtentsAreIllegal) {
     EXPECT_EQ(check_with<Drain>([](Drain& d) { d.n_kb = 0; }), kIllegal);
     EXPECT_EQ(check_with<Drain>([](Drain& d) { d.n_y = 0; }), kIllegal);
@@ -553,7 +560,7 @@ TEST(IsaCheck, DecodeAppliesTheChecks) {
 }
 
 // docs/isa.md "DRAIN": a PRM shift outside [-31, 30] acts as the nearest end, and the
-// quant lane holds it as {left, amount, multiplier} (docs/architecture.md).
+// quant lane holds it as {round_up, left, amount, multiplier} (docs/architecture.md).
 TEST(IsaPrm, ShiftsClampAndBecomeSignAndMagnitude) {
     EXPECT_EQ(prm_shift(-31), -31);
     EXPECT_EQ(prm_shift(-32), -31);
@@ -568,7 +575,9 @@ TEST(IsaPrm, ShiftsClampAndBecomeSignAndMagnitude) {
     EXPECT_EQ(quant_lane(static_cast<int32_t>(m), 3), m | uint64_t{3} << 32 | uint64_t{1} << 37);
     EXPECT_EQ(quant_lane(static_cast<int32_t>(m), 1000),
               m | uint64_t{30} << 32 | uint64_t{1} << 37);
-    EXPECT_EQ(kQuantLaneBits, 38u);
+    EXPECT_EQ(quant_lane(static_cast<int32_t>(m), -5, true),
+              m | uint64_t{5} << 32 | uint64_t{1} << 38);
+    EXPECT_EQ(kQuantLaneBits, 39u);
 }
 
 }  // namespace

@@ -223,6 +223,44 @@ TEST(NetworkRunner, FsimMatchesTheGoldenReferenceOnEveryTensor) {
     expect_on_device(dev, 1);
 }
 
+// --match opt: the convolutions and the FC round their final shift's ties upward on the
+// device (the FC with Prepare's fixed-point multipliers, not the double scales), ADD as
+// the reference does; fsim agrees with the golden reference of the same mode, and the
+// two modes' outputs are not all equal.
+TEST(NetworkRunner, MatchOptRoundsConvolutionsUpOnTheDevice) {
+    const Model m = small_network();
+    const HwParams hw = default_hw();
+    const network::NetworkPlan plan = network::plan_network(m, hw, true, Match::opt);
+    EXPECT_EQ(plan.match, Match::opt);
+    EXPECT_TRUE(plan.steps[1].convs.front().layer.params.round_up);
+    const network::ConvLayer& fc = plan.steps[5].convs.front();
+    EXPECT_TRUE(fc.layer.params.round_up);
+    EXPECT_TRUE(fc.layer.params.double_scale.empty());
+    EXPECT_EQ(fc.layer.params.multiplier.size(), 4u);
+    EXPECT_FALSE(network::plan_network(m, hw, true).steps[1].convs.front().layer.params.round_up);
+
+    const DeviceFactory fsim = [](const HwParams& p, uint64_t bytes) -> std::unique_ptr<Device> {
+        return std::make_unique<FunctionalSim>(p, bytes);
+    };
+    RunOptions options;
+    options.check = true;
+    options.keep_tensors = true;
+    bool some_differ = false;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        const auto inputs = random_input({1, 6, 6, 8}, seed);
+        const NetworkRun opt = run_network(m, plan, hw, &fsim, inputs, options);
+        EXPECT_FALSE(opt.mismatch.has_value());
+        EXPECT_EQ(opt.tensors_checked, 4);
+        const NetworkRun golden =
+            run_network(m, network::plan_network(m, hw, false, Match::opt), hw, nullptr, inputs);
+        EXPECT_EQ(opt.outputs[0].i8, golden.outputs[0].i8);
+        const NetworkRun ref = run_network(m, network::plan_network(m, hw, false), hw, nullptr,
+                                           inputs, options);
+        for (const auto& [t, v] : opt.tensors) some_differ |= v.i8 != ref.tensors.at(t).i8;
+    }
+    EXPECT_TRUE(some_differ) << "no tensor of eight inputs has a tie the modes round apart";
+}
+
 // input -> PAD -> DEPTHWISE_CONV_2D 3x3 stride 2 (VALID) -> DEPTHWISE_CONV_2D 3x3 SAME
 // RELU6 -> CONV_2D 1x1: 20 channels, a partial last channel block on every config.
 Model depthwise_network(int64_t n = 1) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.hpp"
+#include "ops/match.hpp"
 #include "ops/quant.hpp"
 
 namespace accel {
@@ -59,6 +60,56 @@ TEST(Rdbpot, ShiftEdges) {
     EXPECT_EQ(rdbpot(1 << 30, 31), 1);     //  0.5 ->  1
     EXPECT_EQ(rdbpot(-(1 << 30), 31), -1); // -0.5 -> -1
     EXPECT_EQ(rdbpot((1 << 30) - 1, 31), 0);
+}
+
+TEST(RdbpotUp, TiesUpward) {
+    EXPECT_EQ(rdbpot_up(5, 1), 3);    //  2.5  ->  3
+    EXPECT_EQ(rdbpot_up(-5, 1), -2);  // -2.5  -> -2 (rdbpot: -3)
+    EXPECT_EQ(rdbpot_up(-3, 1), -1);  // -1.5  -> -1
+    EXPECT_EQ(rdbpot_up(-6, 2), -1);  // -1.5  -> -1
+    EXPECT_EQ(rdbpot_up(-7, 2), -2);  // -1.75 -> -2
+    EXPECT_EQ(rdbpot_up(-5, 2), -1);  // -1.25 -> -1
+    EXPECT_EQ(rdbpot_up(6, 2), 2);    //  1.5  ->  2
+    EXPECT_EQ(rdbpot_up(-77, 0), -77);
+}
+
+TEST(RdbpotUp, ExtremesDoNotOverflow) {
+    EXPECT_EQ(rdbpot_up(kMax, 1), 1 << 30);       // (2^31 - 1 + 1) / 2, past int32 on the way
+    EXPECT_EQ(rdbpot_up(kMax, 31), 1);
+    EXPECT_EQ(rdbpot_up(kMin, 31), -1);
+    EXPECT_EQ(rdbpot_up(-(1 << 30), 31), 0);      // -0.5 -> 0 (rdbpot: -1)
+    EXPECT_EQ(rdbpot_up(1 << 30, 31), 1);         //  0.5 -> 1
+    EXPECT_EQ(rdbpot_up(-(1 << 30) - 1, 31), -1);
+}
+
+TEST(MbqmUp, DiffersFromMbqmOnlyAtNegativeFinalShiftTies) {
+    EXPECT_EQ(mbqm_up(-6, kHalf, -1), -1);  // -3 / 2 = -1.5
+    EXPECT_EQ(mbqm(-6, kHalf, -1), -2);
+    EXPECT_EQ(mbqm_up(6, kHalf, -1), mbqm(6, kHalf, -1));
+    EXPECT_EQ(mbqm_up(-5, kHalf, 0), mbqm(-5, kHalf, 0));     // no final shift: SRDHM alone
+    EXPECT_EQ(mbqm_up(kMin, kMin, -31), 1);                   // SRDHM saturates as in mbqm
+    EXPECT_EQ(mbqm_up(1 << 30, 1 << 30, 1), mbqm(1 << 30, 1 << 30, 1));  // left shift wraps
+    EXPECT_EQ(mbqm(-6, kHalf, -1, true), mbqm_up(-6, kHalf, -1));
+    EXPECT_EQ(mbqm(-6, kHalf, -1, false), mbqm(-6, kHalf, -1));
+    // Every accumulator of a small range, every right shift: the two agree except at a
+    // negative tie of the final shift, where mbqm_up is one more.
+    for (int e = 1; e <= 31; ++e) {
+        for (int32_t acc = -300; acc <= 300; ++acc) {
+            const int32_t x = srdhm(acc << 8, kHalf);
+            const int64_t scaled = int64_t{x};
+            const bool negative_tie = x < 0 && (scaled & ((int64_t{1} << e) - 1)) == (int64_t{1} << (e - 1));
+            EXPECT_EQ(mbqm_up(acc << 8, kHalf, -e) - mbqm(acc << 8, kHalf, -e), negative_tie ? 1 : 0)
+                << "acc " << acc << " e " << e;
+        }
+    }
+}
+
+TEST(Match, NamesParseAndBadOnesAreErrors) {
+    EXPECT_EQ(parse_match("ref"), Match::ref);
+    EXPECT_EQ(parse_match("opt"), Match::opt);
+    EXPECT_STREQ(match_name(Match::opt), "opt");
+    EXPECT_THROW(parse_match("REF"), Error);
+    EXPECT_THROW(parse_match(""), Error);
 }
 
 TEST(Mbqm, ComposesSrdhmThenRdbpot) {
