@@ -87,13 +87,17 @@ AreaModel::AreaModel(std::vector<std::string> resources, const std::vector<Resou
 std::vector<int64_t> AreaModel::estimate(const HwConfig& config) const {
     const std::vector<double> f = feature_values(config, features_);
     std::vector<int64_t> counts;
-    for (const std::vector<double>& beta : coefficients_) counts.push_back(std::llround(predict(beta, f)));
+    for (const std::vector<double>& beta : coefficients_) {
+        counts.push_back(std::llround(predict(beta, f)));
+    }
     return counts;
 }
 
 std::string AreaModel::describe() const {
     std::string terms, errors;
-    for (size_t i = 0; i < features_; ++i) terms += (i ? " + " : "") + std::string(kFeatureNames[i]);
+    for (size_t i = 0; i < features_; ++i) {
+        terms += (i ? " + " : "") + std::string(kFeatureNames[i]);
+    }
     for (size_t r = 0; r < resources_.size(); ++r) {
         errors += fmt::format("{}{} {:.1f}%", r ? ", " : "", resources_[r], errors_[r]);
     }

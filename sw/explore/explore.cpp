@@ -69,8 +69,8 @@ std::vector<size_t> fastest(const SweepReport& rep, int count) {
 // fills in the others' with its estimates (`put`); says so when `wanted` and too few
 // points were synthesized.
 template <typename Counts>
-void estimate_rest(const DesignSpace& space, std::vector<PointRow>& rows, bool wanted, const char* what,
-                   std::vector<std::string> resources, std::optional<Counts> PointRow::*field,
+void estimate_rest(const DesignSpace& space, std::vector<PointRow>& rows, bool wanted,
+                   const char* what, std::vector<std::string> resources, std::optional<Counts> PointRow::*field,
                    std::vector<int64_t> (*counts)(const Counts&),
                    Counts (*put)(const std::vector<int64_t>&), std::ostream& log) {
     std::vector<ResourceSample> samples;
@@ -80,19 +80,26 @@ void estimate_rest(const DesignSpace& space, std::vector<PointRow>& rows, bool w
         samples.push_back({design_point(space, r.index).hw->config, {c.begin(), c.end()}});
     }
     if (samples.size() < 2) {
-        if (wanted) log << fmt::format("explore: {} points with a {}: too few for an area model\n", samples.size(), what);
+        if (wanted) {
+            log << fmt::format("explore: {} points with a {}: too few for an area model\n",
+                               samples.size(), what);
+        }
         return;
     }
     const AreaModel model(std::move(resources), samples);
     log << fmt::format("explore: {}: {}\n", what, model.describe());
     for (PointRow& r : rows) {
-        if (r.valid && !(r.*field)) r.*field = put(model.estimate(design_point(space, r.index).hw->config));
+        if (r.valid && !(r.*field)) {
+            r.*field = put(model.estimate(design_point(space, r.index).hw->config));
+        }
     }
 }
 
 std::vector<int64_t> area_counts(const Area& a) { return {a.luts, a.ffs, a.dsps, a.brams}; }
 Area area_of(const std::vector<int64_t>& c) { return Area{c[0], c[1], c[2], c[3], false}; }
-std::vector<int64_t> cell_counts(const CellCount& c) { return {c.cells, c.flip_flops, c.memory_bits}; }
+std::vector<int64_t> cell_counts(const CellCount& c) {
+    return {c.cells, c.flip_flops, c.memory_bits};
+}
 CellCount cells_of(const std::vector<int64_t>& c) { return CellCount{c[0], c[1], c[2], false}; }
 
 void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<PointRow>& rows,
@@ -104,17 +111,20 @@ void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<P
         return points;
     };
     const std::string logs = o.out + "/jobs";
-    for (const auto& [step, picked] : {std::pair(FlowStep::Synth, spread(space, rows, o.synth)),
-                                       std::pair(FlowStep::Cells, spread(space, rows, o.synth_cells)),
-                                       std::pair(FlowStep::Route, fastest(first, o.route))}) {
+    for (const auto& [step, picked] :
+         {std::pair(FlowStep::Synth, spread(space, rows, o.synth)),
+          std::pair(FlowStep::Cells, spread(space, rows, o.synth_cells)),
+          std::pair(FlowStep::Route, fastest(first, o.route))}) {
         if (picked.empty()) continue;
         const char* name = step == FlowStep::Synth   ? "synthesis"
                            : step == FlowStep::Cells ? "generic synthesis"
                                                      : "place-and-route";
         log << fmt::format("explore: {} of {} points (cache {})\n", name, picked.size(),
                            o.flow.cache_dir);
-        const auto failed = run_flow(o.flow, step, points_of(picked), o.engine,
-                                     fmt::format("{}/{}-logs", logs, name));
+        std::string dir = fmt::format("{}-logs", name);  // no space in a path
+        std::replace(dir.begin(), dir.end(), ' ', '-');
+        const auto failed =
+            run_flow(o.flow, step, points_of(picked), o.engine, fmt::format("{}/{}", logs, dir));
         if (!failed.empty()) log << fmt::format("explore: {} {} jobs failed twice\n", failed.size(), name);
     }
     for (PointRow& r : rows) {
@@ -125,8 +135,9 @@ void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<P
         r.fmax_mhz = c.fmax_mhz;
         if (c.capacity) budget.capacity = c.capacity;  // the device the areas count against
     }
-    estimate_rest<Area>(space, rows, o.synth > 0 || budget.fpga_board, "FPGA synthesis", {"LUT4", "FF", "MULT18X18D", "DP16KD"},
-                        &PointRow::area, area_counts, area_of, log);
+    estimate_rest<Area>(space, rows, o.synth > 0 || budget.fpga_board, "FPGA synthesis",
+                        {"LUT4", "FF", "MULT18X18D", "DP16KD"}, &PointRow::area, area_counts,
+                        area_of, log);
     estimate_rest<CellCount>(space, rows, o.synth_cells > 0 || o.area == AreaAxis::Cells,
                              "generic synthesis", {"cells", "flip-flops", "memory bits"},
                              &PointRow::cells, cell_counts, cells_of, log);

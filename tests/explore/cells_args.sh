@@ -15,7 +15,8 @@ expect_refusal() {
   "$@" > /dev/null 2> "$work/err.txt" || rc=$?
   [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err.txt")" -eq 1 ] &&
     grep -q "^error: .*$message" "$work/err.txt" ||
-    { echo "FAIL: $what: exit $rc, want 2 and one line with '$message':" >&2; cat "$work/err.txt" >&2; exit 1; }
+    { echo "FAIL: $what: exit $rc, want 2 and one line with '$message':" >&2
+      cat "$work/err.txt" >&2; exit 1; }
 }
 
 cells="$src/scripts/explore/synth-cells"
