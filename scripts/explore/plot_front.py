@@ -58,7 +58,7 @@ def main():
                        label="confirmed on the RTL")
         if best is not None:
             ax.scatter([x(best)], [best["inference_micros"] / 1e3], marker="*", s=180,
-                       color="#DD8452", zorder=5, label=f"best within {sweep['budget']}")
+                       color="#DD8452", zorder=5, label=f"best within {sweep['budget']}" if sweep["budget"] else "fastest")
         if key == "area":
             ax.axvline(1.0, color="#C44E52", linestyle="--", linewidth=1, label="the FPGA's capacity")
         ax.set_xlabel(label)
