@@ -223,25 +223,27 @@ def run_tflite(path, inputs=None, *, backend="verilator", hw="default", seed=1, 
 
 
 def explore(space, *, model=None, suite=None, out, budget=(), engine="local", jobs=0, chunk=0,
-            synth=0, route=0, confirm=0, cache=None, accel=None):
+            synth=0, route=0, confirm=0, synth_cells=0, area="fpga", cache=None, accel=None):
     """A design-space sweep, as ``accel explore`` runs it (docs/explore.md).
 
     space: the SPACE.yaml path; model (a .tflite path) or suite (a workload suite's
     name); out: the directory of the results and of the jobs' files (run again to
     resume). budget: a string or strings ("ulx3s-85f", "sram=512KiB"). engine: "local"
     (GNU parallel) or "slurm". synth, route, confirm: how many points to synthesize,
-    place and route, and run on the RTL. accel: the accel executable the jobs run
-    (default: the one built with this package). Returns the dict of OUT/points.json,
+    place and route, and run on the RTL. synth_cells: how many points to count the cells
+    of (Yosys' generic synth); area: the front's area axis, "fpga" or "cells". accel:
+    the accel executable the jobs run (default: the one built with this package). Returns the dict of OUT/points.json,
     with "log" the sweep's progress lines.
     """
     if (model is None) == (suite is None):
         raise Error("explore: give one of model= and suite=")
     budgets = [budget] if isinstance(budget, str) else list(budget)
     for name, value in (("jobs", jobs), ("chunk", chunk), ("synth", synth), ("route", route),
-                        ("confirm", confirm)):
+                        ("confirm", confirm), ("synth_cells", synth_cells)):
         if not _is_int(value) or value < 0:
             raise Error(f"{name}: expected a non-negative integer, got {value!r}")
     return _accel.explore(str(space), "" if model is None else str(model),
                           "" if suite is None else str(suite), str(out), budgets, str(engine),
                           int(jobs), int(chunk), int(synth), int(route), int(confirm),
+                          int(synth_cells), str(area),
                           "" if cache is None else str(cache), "" if accel is None else str(accel))

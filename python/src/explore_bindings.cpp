@@ -17,7 +17,8 @@ namespace {
 py::object explore(const std::string& space, const std::string& model, const std::string& suite,
                    const std::string& out, const std::vector<std::string>& budget,
                    const std::string& engine, int jobs, int64_t chunk, int synth, int route,
-                   int confirm, const std::string& cache, const std::string& accel) {
+                   int confirm, int synth_cells, const std::string& area, const std::string& cache,
+                   const std::string& accel) {
     explore::ExploreOptions o;
     o.space = space;
     o.model = model;
@@ -30,6 +31,8 @@ py::object explore(const std::string& space, const std::string& model, const std
     o.synth = synth;
     o.route = route;
     o.confirm = confirm;
+    o.synth_cells = synth_cells;
+    o.area = explore::parse_area_axis(area);
     o.flow = {ACCEL_SOURCE_DIR, ACCEL_BINARY_DIR,
               std::filesystem::absolute(cache.empty() ? std::string(ACCEL_BINARY_DIR) +
                                                             "/explore-cache"
@@ -49,7 +52,7 @@ void bind_explore(py::module_& m) {
     m.def("explore", &explore, py::arg("space"), py::arg("model"), py::arg("suite"),
           py::arg("out"), py::arg("budget"), py::arg("engine"), py::arg("jobs"),
           py::arg("chunk"), py::arg("synth"), py::arg("route"), py::arg("confirm"),
-          py::arg("cache"), py::arg("accel"));
+          py::arg("synth_cells"), py::arg("area"), py::arg("cache"), py::arg("accel"));
 }
 
 }  // namespace accel::python

@@ -26,3 +26,8 @@ def test_explore_bad_input_raises_error(tmp_path):
         accel.explore(SPACE, out=tmp_path)
     with pytest.raises(accel.Error, match="--budget 'ice40'"):
         accel.explore(SPACE, suite="resnet18", out=tmp_path, budget="ice40")
+    with pytest.raises(accel.Error, match="--area 'luts'"):
+        accel.explore(SPACE, suite="resnet18", out=tmp_path / "area", area="luts")
+    assert not (tmp_path / "area").exists()
+    with pytest.raises(accel.Error, match="synth_cells"):
+        accel.explore(SPACE, suite="resnet18", out=tmp_path, synth_cells=-1)

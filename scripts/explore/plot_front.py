@@ -4,8 +4,9 @@
   plot_front.py OUT/points.json OUT/front.png
 
 Left: time per inference against on-chip SRAM; right, when points have an area: against
-the largest fraction of the FPGA's LUT4, MULT18X18D and DP16KD they take (synthesized or
-the area model's estimate). Every valid point is a grey dot, the points of the Pareto
+the largest fraction of the FPGA's LUT4, MULT18X18D and DP16KD they take, or with
+--area cells against the generic synthesis' cells (synthesized or the area model's
+estimate). Every valid point is a grey dot, the points of the Pareto
 front blue, the best point within the budget a star, and points confirmed on the RTL
 are ringed.
 """
@@ -34,9 +35,12 @@ def main():
         sys.exit("error: no valid point to plot")
     front = [p for p in valid if p["on_front"]]
     best = sweep["points"][sweep["best"]] if sweep["best"] is not None else None
-    with_area = capacity is not None and all("area" in p for p in valid)
     panels = [("sram", "on-chip SRAM (KiB)", lambda p: p["sram_bytes"] / 1024)]
-    if with_area:
+    if sweep.get("area_axis") == "cells":
+        if all("cells" in p for p in valid):
+            panels.append(("cells", "cells (Yosys generic synth of accel_top, memories aside)",
+                           lambda p: p["cells"]["cells"]))
+    elif capacity is not None and all("area" in p for p in valid):
         panels.append(("area", "largest fraction of the FPGA's LUT4 / DSP / BRAM",
                        lambda p: area_fraction(p, capacity)))
     fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.8), squeeze=False)
@@ -54,15 +58,19 @@ def main():
                        label="confirmed on the RTL")
         if best is not None:
             ax.scatter([x(best)], [best["inference_micros"] / 1e3], marker="*", s=180,
-                       color="#DD8452", zorder=5, label=f"best within {sweep['budget']}")
+                       color="#DD8452", zorder=5, label=f"best within {sweep['budget']}" if sweep["budget"] else "fastest")
         if key == "area":
             ax.axvline(1.0, color="#C44E52", linestyle="--", linewidth=1, label="the FPGA's capacity")
         ax.set_xlabel(label)
-        ax.set_ylabel("time per inference (ms)")
+        ax.set_ylabel("time per inference (ms): cycles / clock")
         ax.set_yscale("log")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle(f"accel explore: {os.path.basename(sweep['target'])}")
+    # Time per inference is cycles at each point's clock: its routed Fmax, else its
+    # config's clock_mhz.
+    clocks = {p.get("fmax_mhz", p["clock_mhz"]) for p in valid}
+    clock = f"{clocks.pop():g} MHz" if len(clocks) == 1 else "each point's clock"
+    fig.suptitle(f"accel explore: {os.path.basename(sweep['target'])}, time at {clock}")
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110, format="png")  # the script writes a .part first
 

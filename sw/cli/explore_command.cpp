@@ -26,7 +26,7 @@ using namespace accel::explore;
 
 struct ExploreArgs {
     ExploreOptions o;
-    std::string chunk, jobs, synth, route, confirm;
+    std::string chunk, jobs, synth, route, confirm, synth_cells, area;
 };
 
 po::options_description explore_options(ExploreArgs& a) {
@@ -58,6 +58,12 @@ po::options_description explore_options(ExploreArgs& a) {
         ("synth", po::value(&a.synth), "synthesize N points for the ULX3S (Yosys synth_ecp5, "
                                        "minutes each; spread over the space's MACs and SRAM) "
                                        "and fit the area model to them")
+        ("synth-cells", po::value(&a.synth_cells),
+         "synthesize N points with Yosys' generic synth (accel_top alone, memories counted "
+         "in bits, minutes each): cell counts for ASIC-style comparisons")
+        ("area", po::value(&a.area), "the front's area axis: fpga (the largest fraction of "
+                                     "the FPGA's LUT4, DSP, BRAM; default) | cells (the "
+                                     "generic synthesis' cells)")
         ("route", po::value(&a.route), "place and route the N fastest points of the front "
                                        "(nextpnr, tens of minutes each): their routed Fmax")
         ("confirm", po::value(&a.confirm), "run the model on the RTL of N points (the best "
@@ -82,6 +88,10 @@ int run_explore(const std::vector<std::string>& args) {
     if (!a.jobs.empty()) a.o.engine.jobs = static_cast<int>(parse_int("--jobs", a.jobs, 1, 4096));
     if (!a.chunk.empty()) a.o.chunk_points = parse_int("--chunk", a.chunk, 1, kMaxPoints);
     if (!a.synth.empty()) a.o.synth = static_cast<int>(parse_int("--synth", a.synth, 0, 10000));
+    if (!a.synth_cells.empty()) {
+        a.o.synth_cells = static_cast<int>(parse_int("--synth-cells", a.synth_cells, 0, 10000));
+    }
+    if (!a.area.empty()) a.o.area = parse_area_axis(a.area);
     if (!a.route.empty()) a.o.route = static_cast<int>(parse_int("--route", a.route, 0, 10000));
     if (!a.confirm.empty()) a.o.confirm = static_cast<int>(parse_int("--confirm", a.confirm, 0, 1000));
     a.o.flow.cache_dir = fs::absolute(a.o.flow.cache_dir).string();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -58,19 +59,17 @@ double predict(const std::vector<double>& beta, const std::vector<double>& f) {
     return std::max(0.0, y);
 }
 
-int64_t Area::*const kResources[] = {&Area::luts, &Area::ffs, &Area::dsps, &Area::brams};
-
 }  // namespace
 
-AreaModel::AreaModel(const std::vector<AreaSample>& samples) {
+AreaModel::AreaModel(std::vector<std::string> resources, const std::vector<ResourceSample>& samples)
+    : resources_(std::move(resources)), samples_(samples.size()) {
     if (samples.size() < 2) throw Error("the area model needs two synthesized points or more");
     features_ = std::min(kMaxFeatures, samples.size() - 1);
     std::vector<std::vector<double>> x;
-    for (const AreaSample& s : samples) x.push_back(feature_values(s.config, features_));
-    double* errors[] = {&lut_error, &ff_error, &dsp_error, &bram_error};
-    for (size_t r = 0; r < 4; ++r) {
+    for (const ResourceSample& s : samples) x.push_back(feature_values(s.config, features_));
+    for (size_t r = 0; r < resources_.size(); ++r) {
         std::vector<double> y;
-        for (const AreaSample& s : samples) y.push_back(static_cast<double>(s.area.*kResources[r]));
+        for (const ResourceSample& s : samples) y.push_back(s.counts.at(r));
         coefficients_.push_back(fit(x, y));
         double sum = 0;
         for (size_t out = 0; out < samples.size(); ++out) {
@@ -81,26 +80,29 @@ AreaModel::AreaModel(const std::vector<AreaSample>& samples) {
             }
             sum += std::abs(predict(fit(xs, ys), x[out]) - y[out]) / std::max(1.0, y[out]);
         }
-        *errors[r] = 100.0 * sum / static_cast<double>(samples.size());
+        errors_.push_back(100.0 * sum / static_cast<double>(samples.size()));
     }
 }
 
-Area AreaModel::estimate(const HwConfig& config) const {
+std::vector<int64_t> AreaModel::estimate(const HwConfig& config) const {
     const std::vector<double> f = feature_values(config, features_);
-    Area a;
-    for (size_t r = 0; r < 4; ++r) {
-        a.*kResources[r] = static_cast<int64_t>(std::llround(predict(coefficients_[r], f)));
+    std::vector<int64_t> counts;
+    for (const std::vector<double>& beta : coefficients_) {
+        counts.push_back(std::llround(predict(beta, f)));
     }
-    return a;
+    return counts;
 }
 
-std::string describe(const AreaModel& m, size_t samples) {
-    std::string terms;
-    for (size_t i = 0; i < m.features(); ++i) terms += (i ? " + " : "") + std::string(kFeatureNames[i]);
+std::string AreaModel::describe() const {
+    std::string terms, errors;
+    for (size_t i = 0; i < features_; ++i) {
+        terms += (i ? " + " : "") + std::string(kFeatureNames[i]);
+    }
+    for (size_t r = 0; r < resources_.size(); ++r) {
+        errors += fmt::format("{}{} {:.1f}%", r ? ", " : "", resources_[r], errors_[r]);
+    }
     return fmt::format("area model (each resource ~ {}) fitted on {} synthesized points; "
-                       "leave-one-out error: LUT4 {:.1f}%, FF {:.1f}%, MULT18X18D {:.1f}%, "
-                       "DP16KD {:.1f}%", terms, samples, m.lut_error, m.ff_error, m.dsp_error,
-                       m.bram_error);
+                       "leave-one-out error: {}", terms, samples_, errors);
 }
 
 }  // namespace accel::explore

@@ -65,43 +65,82 @@ std::vector<size_t> fastest(const SweepReport& rep, int count) {
     return order;
 }
 
+// Fits a model of `resources` (read from a row by `counts`) on the rows synthesized and
+// fills in the others' with its estimates (`put`); says so when `wanted` and too few
+// points were synthesized.
+template <typename Counts>
+void estimate_rest(const DesignSpace& space, std::vector<PointRow>& rows, bool wanted,
+                   const char* what, std::vector<std::string> resources, std::optional<Counts> PointRow::*field,
+                   std::vector<int64_t> (*counts)(const Counts&),
+                   Counts (*put)(const std::vector<int64_t>&), std::ostream& log) {
+    std::vector<ResourceSample> samples;
+    for (const PointRow& r : rows) {
+        if (!r.valid || !(r.*field)) continue;
+        const std::vector<int64_t> c = counts(*(r.*field));
+        samples.push_back({design_point(space, r.index).hw->config, {c.begin(), c.end()}});
+    }
+    if (samples.size() < 2) {
+        if (wanted) {
+            log << fmt::format("explore: {} points with a {}: too few for an area model\n",
+                               samples.size(), what);
+        }
+        return;
+    }
+    const AreaModel model(std::move(resources), samples);
+    log << fmt::format("explore: {}: {}\n", what, model.describe());
+    for (PointRow& r : rows) {
+        if (r.valid && !(r.*field)) {
+            r.*field = put(model.estimate(design_point(space, r.index).hw->config));
+        }
+    }
+}
+
+std::vector<int64_t> area_counts(const Area& a) { return {a.luts, a.ffs, a.dsps, a.brams}; }
+Area area_of(const std::vector<int64_t>& c) { return Area{c[0], c[1], c[2], c[3], false}; }
+std::vector<int64_t> cell_counts(const CellCount& c) {
+    return {c.cells, c.flip_flops, c.memory_bits};
+}
+CellCount cells_of(const std::vector<int64_t>& c) { return CellCount{c[0], c[1], c[2], false}; }
+
 void stage_fpga(const ExploreOptions& o, const DesignSpace& space, std::vector<PointRow>& rows,
                 Budget& budget, std::ostream& log) {
-    const SweepReport first = summarize("", space, rows, budget);
+    const SweepReport first = summarize("", space, rows, budget, o.area);
     const auto points_of = [&](const std::vector<size_t>& picked) {
         std::vector<DesignPoint> points;
         for (size_t i : picked) points.push_back(design_point(space, rows[i].index));
         return points;
     };
     const std::string logs = o.out + "/jobs";
-    for (const auto& [step, picked] : {std::pair(FlowStep::Synth, spread(space, rows, o.synth)),
-                                       std::pair(FlowStep::Route, fastest(first, o.route))}) {
+    for (const auto& [step, picked] :
+         {std::pair(FlowStep::Synth, spread(space, rows, o.synth)),
+          std::pair(FlowStep::Cells, spread(space, rows, o.synth_cells)),
+          std::pair(FlowStep::Route, fastest(first, o.route))}) {
         if (picked.empty()) continue;
-        const char* name = step == FlowStep::Synth ? "synthesis" : "place-and-route";
+        const char* name = step == FlowStep::Synth   ? "synthesis"
+                           : step == FlowStep::Cells ? "generic synthesis"
+                                                     : "place-and-route";
         log << fmt::format("explore: {} of {} points (cache {})\n", name, picked.size(),
                            o.flow.cache_dir);
-        const auto failed = run_flow(o.flow, step, points_of(picked), o.engine,
-                                     fmt::format("{}/{}-logs", logs, name));
+        std::string dir = fmt::format("{}-logs", name);  // no space in a path
+        std::replace(dir.begin(), dir.end(), ' ', '-');
+        const auto failed =
+            run_flow(o.flow, step, points_of(picked), o.engine, fmt::format("{}/{}", logs, dir));
         if (!failed.empty()) log << fmt::format("explore: {} {} jobs failed twice\n", failed.size(), name);
     }
-    std::vector<AreaSample> samples;
     for (PointRow& r : rows) {
         if (!r.valid) continue;
         const CachedFlow c = cached_flow(o.flow, r.hash);
         r.area = c.area;
+        r.cells = c.cells;
         r.fmax_mhz = c.fmax_mhz;
         if (c.capacity) budget.capacity = c.capacity;  // the device the areas count against
-        if (c.area) samples.push_back({design_point(space, r.index).hw->config, *c.area});
     }
-    if (samples.size() < 2) {
-        log << fmt::format("explore: {} synthesized points: too few for an area model\n", samples.size());
-        return;
-    }
-    const AreaModel model(samples);
-    log << "explore: " << describe(model, samples.size()) << "\n";
-    for (PointRow& r : rows) {
-        if (r.valid && !r.area) r.area = model.estimate(design_point(space, r.index).hw->config);
-    }
+    estimate_rest<Area>(space, rows, o.synth > 0 || budget.fpga_board, "FPGA synthesis",
+                        {"LUT4", "FF", "MULT18X18D", "DP16KD"}, &PointRow::area, area_counts,
+                        area_of, log);
+    estimate_rest<CellCount>(space, rows, o.synth_cells > 0 || o.area == AreaAxis::Cells,
+                             "generic synthesis", {"cells", "flip-flops", "memory bits"},
+                             &PointRow::cells, cell_counts, cells_of, log);
 }
 
 // The best point within the budget, then the front's fastest: `count` in all.
@@ -120,7 +159,7 @@ std::vector<size_t> to_confirm(const SweepReport& rep, int count) {
 void stage_rtl(const ExploreOptions& o, const DesignSpace& space, std::vector<PointRow>& rows,
                const Budget& budget, std::ostream& log) {
     std::vector<DesignPoint> points;
-    for (size_t i : to_confirm(summarize("", space, rows, budget), o.confirm)) {
+    for (size_t i : to_confirm(summarize("", space, rows, budget, o.area), o.confirm)) {
         points.push_back(design_point(space, rows[i].index));
     }
     log << fmt::format("explore: {} points on the RTL (Verilated models cached in {})\n",
@@ -152,9 +191,12 @@ SweepReport explore(const ExploreOptions& o, std::ostream& log) {
                                              : std::max<int64_t>(1, (space.size() + 63) / 64);
     const SweepDir sweep = stage_cost_model(o, {o.space, o.model, o.suite, chunk}, log);
     std::vector<PointRow> rows = sweep.rows();
-    if (o.synth > 0 || o.route > 0 || budget.fpga_board) stage_fpga(o, space, rows, budget, log);
+    if (o.synth > 0 || o.route > 0 || o.synth_cells > 0 || budget.fpga_board ||
+        o.area == AreaAxis::Cells) {
+        stage_fpga(o, space, rows, budget, log);
+    }
     if (o.confirm > 0) stage_rtl(o, space, rows, budget, log);
-    const SweepReport report = summarize(target.label, space, std::move(rows), budget);
+    const SweepReport report = summarize(target.label, space, std::move(rows), budget, o.area);
     const std::string csv = sweep_csv(report);
     const std::string json = sweep_json(report).dump(1) + "\n";
     write_files_atomic({{o.out + "/points.csv", csv}, {o.out + "/points.json", json}});

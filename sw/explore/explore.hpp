@@ -23,6 +23,10 @@ struct ExploreOptions {
     // Stage 2: synthesize this many valid points (spread over the space's MACs and
     // SRAM), route this many of the front's fastest, through the kit's FPGA flow.
     int synth = 0, route = 0;
+    // Stage 2 too: this many valid points (spread as for synth) through Yosys' generic
+    // synth of accel_top alone, for cell counts; and which area the front weighs.
+    int synth_cells = 0;
+    AreaAxis area = AreaAxis::Fpga;
     // Stage 4: run the model on the RTL of the best point within the budget and the
     // front's fastest, this many in all (--model only).
     int confirm = 0;

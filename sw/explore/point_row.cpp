@@ -17,6 +17,10 @@ nlohmann::json row_json(const PointRow& r) {
         j["area"] = {{"luts", r.area->luts}, {"ffs", r.area->ffs}, {"dsps", r.area->dsps},
                      {"brams", r.area->brams}, {"measured", r.area->measured}};
     }
+    if (r.cells) {
+        j["cells"] = {{"cells", r.cells->cells}, {"flip_flops", r.cells->flip_flops},
+                      {"memory_bits", r.cells->memory_bits}, {"measured", r.cells->measured}};
+    }
     if (r.fmax_mhz) j["fmax_mhz"] = *r.fmax_mhz;
     if (r.rtl_cycles) j["rtl_cycles"] = *r.rtl_cycles;
     return j;
@@ -42,6 +46,11 @@ PointRow row_from_json(const nlohmann::json& j) {
         r.area = Area{a.at("luts").get<int64_t>(), a.at("ffs").get<int64_t>(),
                       a.at("dsps").get<int64_t>(), a.at("brams").get<int64_t>(),
                       a.at("measured").get<bool>()};
+    }
+    if (j.contains("cells")) {
+        const nlohmann::json& c = j["cells"];
+        r.cells = CellCount{c.at("cells").get<int64_t>(), c.at("flip_flops").get<int64_t>(),
+                            c.at("memory_bits").get<int64_t>(), c.at("measured").get<bool>()};
     }
     if (j.contains("fmax_mhz")) r.fmax_mhz = j["fmax_mhz"].get<double>();
     if (j.contains("rtl_cycles")) r.rtl_cycles = j["rtl_cycles"].get<int64_t>();

@@ -17,6 +17,14 @@ struct Area {
     bool measured = false;  // synthesized, rather than the fitted area model's estimate
 };
 
+// Yosys' generic synth of accel_top alone, for ASIC-style comparisons
+// (scripts/explore/synth-cells): its cells (gates and flip-flops, the memories not
+// among them), the flip-flops among those, and the memories' bits.
+struct CellCount {
+    int64_t cells = 0, flip_flops = 0, memory_bits = 0;
+    bool measured = false;  // synthesized, rather than the fitted model's estimate
+};
+
 struct PointRow {
     int64_t index = 0;
     std::string hash;
@@ -27,6 +35,7 @@ struct PointRow {
     int clock_mhz = 0;
     double micros = 0;
     std::optional<Area> area;
+    std::optional<CellCount> cells;
     std::optional<double> fmax_mhz;       // nextpnr's, for the points routed
     std::optional<int64_t> rtl_cycles;    // the Verilated model's, for the points confirmed
 };

@@ -1,6 +1,6 @@
 // The FPGA flow as explorer jobs (synthesis.hpp). A job is scripts/explore/flow-point,
-// which runs scripts/fpga/run on the cached config; the flow's report.json, written
-// last, marks the job done.
+// which runs scripts/fpga/run (or scripts/explore/synth-cells) on the cached config; the
+// flow's report.json (synth-cells' stat.json), written last, marks the job done.
 #include "explore/synthesis.hpp"
 
 #include <algorithm>
@@ -9,16 +9,25 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/error.hpp"
 #include "base/file_io.hpp"
 
 namespace accel::explore {
 namespace fs = std::filesystem;
 namespace {
 
-const char* step_name(FlowStep step) { return step == FlowStep::Synth ? "synth" : "route"; }
+const char* step_name(FlowStep step) {
+    switch (step) {
+        case FlowStep::Synth: return "synth";
+        case FlowStep::Route: return "route";
+        case FlowStep::Cells: return "cells";
+    }
+    return "";
+}
 
 std::string report_path(const FlowSetup& s, const std::string& hash, FlowStep step) {
-    return fmt::format("{}/{}/{}/report.json", s.cache_dir, hash, step_name(step));
+    return fmt::format("{}/{}/{}/{}", s.cache_dir, hash, step_name(step),
+                       step == FlowStep::Cells ? "stat.json" : "report.json");
 }
 
 std::optional<nlohmann::json> read_report(const std::string& path) {
@@ -67,12 +76,36 @@ CachedFlow cached_flow(const FlowSetup& s, const std::string& hash) {
         c.area = a;
         c.capacity = cap;
     }
+    if (const auto stat = read_report(report_path(s, hash, FlowStep::Cells))) {
+        c.cells = cell_count_from_yosys_stat(*stat);
+    }
     if (const auto routed = read_report(report_path(s, hash, FlowStep::Route))) {
         for (const auto& [clock, f] : routed->at("fmax").items()) {
             const double mhz = f.at("achieved_mhz").get<double>();
             c.fmax_mhz = c.fmax_mhz ? std::min(*c.fmax_mhz, mhz) : mhz;
         }
     }
+    return c;
+}
+
+CellCount cell_count_from_yosys_stat(const nlohmann::json& stat) {
+    const auto modules = stat.find("modules");
+    if (modules == stat.end() || !modules->is_object() || modules->size() != 1) {
+        throw Error("a Yosys stat of one flattened module expected (synth-cells' stat.json)");
+    }
+    const nlohmann::json& m = modules->begin().value();
+    CellCount c;
+    try {
+        for (const auto& [type, count] : m.at("num_cells_by_type").items()) {
+            if (type.starts_with("$mem") || type == "$scopeinfo") continue;
+            c.cells += count.get<int64_t>();
+            if (type.find("DFF") != std::string::npos) c.flip_flops += count.get<int64_t>();
+        }
+        c.memory_bits = m.at("num_memory_bits").get<int64_t>();
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(fmt::format("a Yosys stat without its cell counts: {}", e.what()));
+    }
+    c.measured = true;
     return c;
 }
 

@@ -1,14 +1,23 @@
-// The explorer's own logic: design spaces into points, the Pareto front, budgets and the
-// area model's fit. Sweeps end to end are the scripts beside this file.
+// The explorer's own logic: design spaces into points, the Pareto front, budgets, the
+// area model's fit and the generic synthesis' cell counts in the flow cache. Sweeps end
+// to end are the scripts beside this file.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "base/error.hpp"
+#include "base/file_io.hpp"
 #include "explore/area_model.hpp"
 #include "explore/budget.hpp"
 #include "explore/design_space.hpp"
 #include "explore/pareto.hpp"
+#include "explore/sweep_report.hpp"
+#include "explore/synthesis.hpp"
 #include "hw/hw_config.hpp"
 #include "hw/shipped_configs.hpp"
 
@@ -98,23 +107,95 @@ TEST(Budget, ParsesCombinationsAndChecksRows) {
 TEST(AreaModel, RecoversALinearLawAndMeasuresItsError) {
     // LUTs = 1000 + 50 per MAC + 10 per KiB of SRAM, exactly: the fit finds it, and
     // leave-one-out predicts each point from the others without error.
-    std::vector<AreaSample> samples;
+    std::vector<ResourceSample> samples;
     for (int core : {4, 8, 16}) {
         for (int kib : {8, 32}) {
             HwConfig c = design_point(space("base: tiny\naxes: {}\n"), 0).hw->config;
             c.block_in = c.block_out = core;
             c.input_kib = c.weight_kib = c.acc_kib = kib;
-            const int64_t luts = 1000 + 50 * c.pes() + 10 * (3 * kib);
-            samples.push_back({c, Area{luts, 0, 0, 0, true}});
+            const double luts = 1000 + 50 * static_cast<double>(c.pes()) + 10 * (3 * kib);
+            samples.push_back({c, {luts}});
         }
     }
-    const AreaModel m(samples);
-    EXPECT_LT(m.lut_error, 0.01);
+    const AreaModel m({"LUT4"}, samples);
+    ASSERT_EQ(m.errors().size(), 1u);
+    EXPECT_LT(m.errors()[0], 0.01);
     HwConfig probe = samples.front().config;
     probe.block_in = probe.block_out = 32;
     probe.input_kib = probe.weight_kib = probe.acc_kib = 64;
-    EXPECT_NEAR(static_cast<double>(m.estimate(probe).luts), 1000 + 50 * 1024 + 10 * 192, 2);
-    EXPECT_FALSE(m.estimate(probe).measured);
+    EXPECT_NEAR(static_cast<double>(m.estimate(probe).at(0)), 1000 + 50 * 1024 + 10 * 192, 2);
+    EXPECT_NE(m.describe().find("LUT4 0.0%"), std::string::npos) << m.describe();
+}
+
+nlohmann::json tiny_cells_stat() {
+    return nlohmann::json::parse(read_file(std::string(EXPLORE_TEST_DIR) + "/tiny_cells_stat.json"));
+}
+
+TEST(CellCount, ReadsGatesFlipFlopsAndMemoryBitsFromAYosysStat) {
+    const nlohmann::json stat = tiny_cells_stat();
+    // Against the stat's own totals: every cell but the 11 memories' read and write ports.
+    const nlohmann::json& top = stat["modules"]["\\accel_top"];
+    int64_t ports = 0, flip_flops = 0;
+    for (const auto& [type, n] : top["num_cells_by_type"].items()) {
+        if (type.starts_with("$mem")) ports += n.get<int64_t>();
+        if (type.starts_with("$_DFF") || type.starts_with("$_SDFF")) flip_flops += n.get<int64_t>();
+    }
+    const CellCount c = cell_count_from_yosys_stat(stat);
+    EXPECT_TRUE(c.measured);
+    EXPECT_EQ(ports, 22);
+    EXPECT_EQ(c.cells, top["num_cells"].get<int64_t>() - ports);
+    EXPECT_EQ(c.flip_flops, flip_flops);
+    EXPECT_GT(c.flip_flops, 0);
+    EXPECT_EQ(c.memory_bits, top["num_memory_bits"].get<int64_t>());
+    EXPECT_GT(c.memory_bits, 8 * 8 * 1024);  // at least the tiny config's 8 KiB of buffers
+    EXPECT_THROW(cell_count_from_yosys_stat(nlohmann::json::object()), Error);
+    nlohmann::json cut = stat;
+    cut["modules"]["\\accel_top"].erase("num_memory_bits");
+    EXPECT_THROW(cell_count_from_yosys_stat(cut), Error);
+}
+
+TEST(CellCount, TheCacheServesACountedConfigWithoutAJobAndTheFrontWeighsCells) {
+    namespace fs = std::filesystem;
+    const fs::path cache = fs::temp_directory_path() / ("explore_cells_" + std::to_string(::getpid()));
+    fs::remove_all(cache);
+    const DesignSpace s = space("base: tiny\naxes:\n  buffers.acc_kib: [2, 4]\n");
+    const DesignPoint counted = design_point(s, 0);
+    const FlowSetup setup{"/nonexistent-kit", "/nonexistent-build", cache.string()};
+    fs::create_directories(cache / counted.hash / "cells");
+    write_file_atomic((cache / counted.hash / "cells" / "stat.json").string(), tiny_cells_stat().dump());
+    // The counted point needs no job: with a kit that does not exist, a job would fail.
+    EXPECT_TRUE(run_flow(setup, FlowStep::Cells, {counted}, {}, (cache / "logs").string()).empty());
+    EXPECT_TRUE(fs::is_regular_file(cache / counted.hash / "config.yaml"));
+    const CachedFlow c = cached_flow(setup, counted.hash);
+    ASSERT_TRUE(c.cells.has_value());
+    EXPECT_EQ(c.cells->cells, cell_count_from_yosys_stat(tiny_cells_stat()).cells);
+    EXPECT_FALSE(c.area.has_value());
+    EXPECT_FALSE(cached_flow(setup, design_point(s, 1).hash).cells.has_value());
+
+    // Two points of the same SRAM, the second faster with more cells: weighing cells,
+    // both are on the front; without an area axis (or a point without cells) only the
+    // faster one.
+    std::vector<PointRow> rows(2);
+    for (int i = 0; i < 2; ++i) {
+        rows[i].index = i;
+        rows[i].valid = true;
+        rows[i].clock_mhz = 50;
+        rows[i].sram_bytes = 8192;
+        rows[i].values = {std::to_string(2 << i)};
+    }
+    rows[0].cycles = 2000, rows[0].micros = 40, rows[0].cells = CellCount{500, 100, 65536, true};
+    rows[1].cycles = 1000, rows[1].micros = 20, rows[1].cells = CellCount{600, 90, 65536, false};
+    const SweepReport with = summarize("t", s, rows, Budget{}, AreaAxis::Cells);
+    EXPECT_EQ(with.front, (std::vector<size_t>{0, 1}));
+    EXPECT_EQ(summarize("t", s, rows, Budget{}, AreaAxis::Fpga).front, (std::vector<size_t>{1}));
+    std::vector<PointRow> partly = rows;
+    partly[0].cells.reset();
+    EXPECT_EQ(summarize("t", s, partly, Budget{}, AreaAxis::Cells).front, (std::vector<size_t>{1}));
+    EXPECT_EQ(sweep_json(with)["area_axis"], "cells");
+    EXPECT_NE(sweep_csv(with).find(",cells,cell_flip_flops,memory_bits,cells_measured,"),
+              std::string::npos);
+    EXPECT_THROW(parse_area_axis("luts"), Error);
+    fs::remove_all(cache);
 }
 
 }  // namespace
