@@ -33,7 +33,9 @@ fpga_generate_packages() {
   fpga_packages=$(mktemp -d)
   trap 'rm -rf "$fpga_packages"' EXIT
   if ! "$gen_tool" "$fpga_yaml" "$fpga_packages" 2> "$fpga_packages/gen.err"; then
-    echo "error: CONFIG '$config': $(head -1 "$fpga_packages/gen.err")" >&2; exit 2
+    # (the generator's own line starts with "error: ")
+    echo "error: CONFIG '$config': $(head -1 "$fpga_packages/gen.err" | sed 's/^error: //')" >&2
+    exit 2
   fi
   rm -f "$fpga_packages/gen.err"
 }

@@ -187,15 +187,7 @@ LoadedLayer load_layer(const Conv2dArgs& a) {
 // The --backend/--device/--check/--trace/--timeline rules; sets a.backend to the
 // device's name (verilator when neither is given).
 void check_backend(Conv2dArgs& a) {
-    if (!a.device.empty()) {
-        if (!a.backend.empty()) {
-            throw Error("--device: runs on a board; do not also give --backend");
-        }
-        a.backend = device_backend(a.device);
-        if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
-    }
-    if (a.backend.empty()) a.backend = "verilator";
-    if (a.device.empty()) check_backend_choice(a.backend, a.check, !a.trace.empty());
+    resolve_backend(a.backend, a.device, a.check, !a.trace.empty());
     if (!a.timeline.empty() && a.backend != "verilator") {
         throw Error("--timeline: only the verilator backend records unit activity");
     }

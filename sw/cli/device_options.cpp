@@ -62,6 +62,17 @@ std::string device_backend(const std::string& spec) {
     }
 }
 
+void resolve_backend(std::string& backend, const std::string& device, bool check, bool trace) {
+    if (!device.empty()) {
+        if (!backend.empty()) throw Error("--device: runs on a board; do not also give --backend");
+        backend = device_backend(device);
+        if (trace) throw Error("--trace: only the verilator backend writes waveforms");
+        return;
+    }
+    if (backend.empty()) backend = "verilator";
+    check_backend_choice(backend, check, trace);
+}
+
 DeviceFactory board_factory(const std::string& spec) {
     device_backend(spec);  // malformed: an error naming --device
     const DeviceChoice board = board_choice(spec);

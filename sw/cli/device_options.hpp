@@ -31,6 +31,12 @@ VerilatorOptions trace_and_fault_options(const std::string& trace, const std::st
 // when the spec is malformed (board_choice). Nothing is opened yet.
 std::string device_backend(const std::string& spec);
 
+// The --backend/--device/--check/--trace rules run and conv2d share: --device and
+// --backend exclude each other, a board takes no --trace, and the backend (verilator
+// when neither is given) takes --check and --trace as check_backend_choice says. Sets
+// `backend` to the device's name (device_backend) when --device is given.
+void resolve_backend(std::string& backend, const std::string& device, bool check, bool trace);
+
 // The board device of a --device spec. The port is opened when the factory runs: a
 // path that cannot be opened is an accel::Error, a board that does not answer an
 // accel::DeviceError, each naming --device.

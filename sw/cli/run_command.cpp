@@ -90,15 +90,7 @@ std::string dims(const std::vector<int64_t>& shape) { return fmt::format("{}", f
 // Sets a.backend to the device's name when --device is given (verilator when neither is).
 void check_args(RunArgs& a) {
     if (a.model.empty()) throw Error("no model given (accel run MODEL.tflite)");
-    if (!a.device.empty()) {
-        if (!a.backend.empty()) {
-            throw Error("--device: runs on a board; do not also give --backend");
-        }
-        a.backend = device_backend(a.device);
-        if (!a.trace.empty()) throw Error("--trace: only the verilator backend writes waveforms");
-    }
-    if (a.backend.empty()) a.backend = "verilator";
-    if (a.device.empty()) check_backend_choice(a.backend, a.check, !a.trace.empty());
+    resolve_backend(a.backend, a.device, a.check, !a.trace.empty());
     check_max_cycles(a.max_cycles, a.device.empty() ? a.backend : "a board");
     parse_int("--inferences", a.inferences, 1, kMaxInferences);
     parse_match(a.match, "--match");

@@ -25,13 +25,17 @@ int32_t rdbpot(int32_t x, int e) {
     return (x >> e) + (remainder > threshold ? 1 : 0);  // >> is arithmetic in C++20
 }
 
-int32_t mbqm(int32_t acc, int32_t multiplier, int shift) {
+namespace {
+// acc * 2^shift for a positive shift (acc otherwise): in int32 it wraps in TFLite;
+// unsigned arithmetic wraps without UB.
+int32_t left_scaled(int32_t acc, int shift) {
     const int left_shift = shift > 0 ? shift : 0;
-    const int right_shift = shift > 0 ? 0 : -shift;
-    // acc * 2^left_shift in int32 wraps in TFLite; unsigned arithmetic wraps without UB.
-    const auto scaled =
-        static_cast<int32_t>(static_cast<uint32_t>(acc) * (uint32_t{1} << left_shift));
-    return rdbpot(srdhm(scaled, multiplier), right_shift);
+    return static_cast<int32_t>(static_cast<uint32_t>(acc) * (uint32_t{1} << left_shift));
+}
+}  // namespace
+
+int32_t mbqm(int32_t acc, int32_t multiplier, int shift) {
+    return rdbpot(srdhm(left_scaled(acc, shift), multiplier), shift > 0 ? 0 : -shift);
 }
 
 int32_t rdbpot_up(int32_t x, int e) {
@@ -40,11 +44,7 @@ int32_t rdbpot_up(int32_t x, int e) {
 }
 
 int32_t mbqm_up(int32_t acc, int32_t multiplier, int shift) {
-    const int left_shift = shift > 0 ? shift : 0;
-    const int right_shift = shift > 0 ? 0 : -shift;
-    const auto scaled =
-        static_cast<int32_t>(static_cast<uint32_t>(acc) * (uint32_t{1} << left_shift));
-    return rdbpot_up(srdhm(scaled, multiplier), right_shift);
+    return rdbpot_up(srdhm(left_scaled(acc, shift), multiplier), shift > 0 ? 0 : -shift);
 }
 
 int32_t mbqm(int32_t acc, int32_t multiplier, int shift, bool round_up) {
